@@ -80,6 +80,10 @@ class Match:
         #: one; until then the verified state serves, so loading a game copies nothing
         self._state: State | None = None
         self._chain: dice.HashChain | None = None
+        #: each commitment's salt, by label (:meth:`_commit_salt`): an HMAC of this side's
+        #: secret that never changes within the game, asked for every plan a private note
+        #: rebuilds (48th Panzer Korps 9.1: sixteen a view of the Soviet side's screens)
+        self._salts: dict[str, bytes] = {}
         #: the state's decision, asked once per position (an engine may build its options
         #: from the legal actions); ``False`` means not asked yet
         self._decision: Decision | bool | None = False
@@ -93,6 +97,14 @@ class Match:
     def state(self) -> State:
         """The position now, unsealed actions included (read only: use act/undo)."""
         return self._state if self._state is not None else self.verifier.state
+
+    def ready(self) -> None:
+        """Make the working position a copy of the verified one now, before an action asks
+        for it: a board loads a game to play it, and its first click copied the position
+        (48th Panzer Korps: a third of that click, issue 35 item 4).  The copy is the same
+        position, so the decision and the view asked of the verified one stay."""
+        if self._state is None:
+            self._state = self.verifier.state.clone()
 
     def _writable(self) -> State:
         if self._state is None:
@@ -264,10 +276,13 @@ class Match:
     def _commit_salt(self, label: str) -> bytes:
         """The salt of this side's commitment ``label``: from its own secret, so only it
         can make or open the commitment, and it can rebuild it from its key."""
-        from pbem.engine import Commitment
+        salt = self._salts.get(label)
+        if salt is None:
+            from pbem.engine import Commitment
 
-        return Commitment.salt(self.identity().secret_bytes(), self.verifier.setup.nonce,
-                               self.side, label)
+            salt = self._salts[label] = Commitment.salt(
+                self.identity().secret_bytes(), self.verifier.setup.nonce, self.side, label)
+        return salt
 
     def private_notes(self) -> list[str]:
         """What only this side knows (State.private_notes: its committed plan), rebuilt

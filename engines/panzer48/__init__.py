@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 import engines.panzer48.sequence  # noqa: F401  (gives P48State its steps)
-from engines.hexkit.checks import check_named_hexes
 from engines.panzer48.data import ENGINE_ID, SIDES, data
 from engines.panzer48.position import new_position
 from engines.panzer48.reinforcements import place_defaults
@@ -80,6 +79,10 @@ class Panzer48Engine(Engine):
         return state
 
     def check_scenarios(self) -> list[str]:
+        # the kit's checks load with 'pbem scenario check', not with every turn command
+        # (issue 35: 0.47 M instructions)
+        from engines.hexkit.checks import check_named_hexes
+
         problems = super().check_scenarios()
         expect = [
             ("3508", "place:Surovikino", "10"),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import TARGET_ORDER, other
@@ -11,6 +10,8 @@ from engines.panzer48.position import Fire
 from pbem.engine import Event
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from engines.panzer48.state import P48State
 
 
@@ -118,14 +119,21 @@ def fire_value(s: P48State, fire: Fire, cap: int | None) -> tuple[int, list[str]
         by_class[fc] = by_class.get(fc, 0) + s.steps_of(u)
     total = 0
     for fc, n in sorted(by_class.items()):
-        total += round_half_down(n * s.d.weapons[fc][target])
+        num, den = s.d.weapons[fc][target]
+        total += _round_half_down(n * num, den)
     return total, notes
 
 
 def round_half_down(x: Fraction) -> int:
     """7.4: round to the nearest whole number, one half down."""
-    whole = x.numerator // x.denominator
-    return whole + 1 if x - whole > Fraction(1, 2) else whole
+    return _round_half_down(x.numerator, x.denominator)
+
+
+def _round_half_down(num: int, den: int) -> int:
+    """:func:`round_half_down` of ``num / den`` (``den`` > 0, in lowest terms or not), in
+    integers: a fire is resolved without importing fractions (issue 35)."""
+    whole = num // den
+    return whole + 1 if 2 * (num - whole * den) > den else whole
 
 
 def fire_shift(s: P48State, fire: Fire, prepared_attack: bool) -> int:

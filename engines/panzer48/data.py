@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from fractions import Fraction
+from math import gcd
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,8 @@ from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
 from engines.hexkit.shared import Shared
 
 if TYPE_CHECKING:  # movement's modules load when a move is first priced (issue 35)
+    from fractions import Fraction
+
     from engines.hexkit.pricedsteps import PricedSteps
 
 ENGINE_ID = "48th-panzer-korps"
@@ -28,7 +30,25 @@ def other(side: str) -> str:
 
 
 def frac(text: Any) -> Fraction:
+    # fractions (with decimal and numbers) is imported where a value is made: a command
+    # that prices no move and resolves no fire never needs one (issue 35)
+    from fractions import Fraction
+
     return Fraction(str(text))
+
+
+def ratio(text: Any) -> tuple[int, int]:
+    """A chart's value (``"1/4"``, ``"2"``) as the ``(numerator, denominator)`` in lowest
+    terms of :func:`frac`'s Fraction, made in integers where the text is plain digits: a
+    fire (7.4) is resolved without importing fractions (issue 35)."""
+    text = str(text)
+    n, slash, d = text.partition("/")
+    if n.isdecimal() and (not slash or (d.isdecimal() and int(d))):
+        num, den = int(n), int(d) if slash else 1
+        g = gcd(num, den)
+        return num // g, den // g
+    value = frac(text)
+    return value.numerator, value.denominator
 
 
 @dataclass(frozen=True)
@@ -103,7 +123,9 @@ class Data(Shared):
             str(k): tuple(v) for k, v in sorted(u.get_table("entry").items())
             if k != "stand_in"})
         t = scen.doc("tables.toml")
-        self.weapons = {fc: {tc: frac(v) for tc, v in row.items()}
+        #: 7.4: the Weapons Effectiveness Chart, fire class -> target class -> modifier
+        #: as a :func:`ratio`
+        self.weapons = {fc: {tc: ratio(v) for tc, v in row.items()}
                         for fc, row in t.get_table("weapons").items() if fc != "stand_in"}
         self.shifts = {k: int(v) for k, v in t.get_table("shifts").items() if k != "stand_in"}
         crt = t.get_table("crt")
@@ -119,13 +141,34 @@ class Data(Shared):
         self.towns = {str(k): int(x) for k, x in v["towns"].items()}
         self.bridge_vp = int(v["bridge"])
         terr = t.get_table("terrain")
-        self.exit_cost = frac(terr["exit"])
-        self.areas = {k: frozenset(self.map.area(k)) for k in
-                      ("german_side", "front_german", "front_soviet", "south_exit")}
         self.don_bridges = tuple(sorted(self.map.sides_with("river_bridge")))
         self.enter = {mode: {k: int(x[mode]) for k, x in terr["enter"].items()}
                       for mode in ("leg", "mech")}
-        self.road_cost = frac(terr["road"])
+
+    @functools.cached_property
+    def areas(self) -> dict[str, frozenset[str]]:
+        """The map's areas the rules name: each side's half (9.1's arrivals), the front
+        lines' hexes (9's set-up) and the south edge's exits (10), made when first asked:
+        a fire's turn reads none of them (issue 35: 1 M instructions, 1,319 hexes on the
+        German side)."""
+        return {k: frozenset(self.map.area(k)) for k in
+                ("german_side", "front_german", "front_soviet", "south_exit")}
+
+    # the movement costs that are fractions, made when first asked (:func:`frac`)
+
+    @functools.cached_property
+    def exit_cost(self) -> Fraction:
+        """10: the movement points a Soviet unit spends to leave by the south edge."""
+        return frac(self._terrain["exit"])
+
+    @functools.cached_property
+    def road_cost(self) -> Fraction:
+        """4: a road hex's cost (9.1: an arrival's first hex on a road)."""
+        return frac(self._terrain["road"])
+
+    @property
+    def _terrain(self) -> dict[str, Any]:
+        return self.scen.doc("tables.toml").get_table("terrain")
 
     @functools.cached_property
     def costs(self) -> dict[str, PricedSteps]:
@@ -138,7 +181,7 @@ class Data(Shared):
         from engines.hexkit.movement import MoveClass
         from engines.hexkit.pricedsteps import PricedSteps
 
-        terr = self.scen.doc("tables.toml").get_table("terrain")
+        terr = self._terrain
         return {
             mode: PricedSteps(self.map, MoveClass(
                 mode,
@@ -185,7 +228,7 @@ class Data(Shared):
         """9.1: the normal cost of the first hex entered (road cost at a road hex)."""
         if self.map.network_neighbors("road", h):
             return self.road_cost
-        return Fraction(self.enter["leg" if self.units[u].leg else "mech"][self.map.terrain_of(h)])
+        return frac(self.enter["leg" if self.units[u].leg else "mech"][self.map.terrain_of(h)])
 
     def side_of_hex(self, h: str) -> str:
         return "german" if h in self.areas["german_side"] else "soviet"

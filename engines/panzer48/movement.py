@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Iterator
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
+from engines.panzer48.position import add_mps, spent_of
 from engines.panzer48.reinforcements import check_release
 from engines.panzer48.stacking import fits
 from engines.panzer48.victory import update_control
@@ -14,6 +14,8 @@ from engines.panzer48.zoc import zoc
 from pbem.engine import Event
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from engines.hexkit.facts import BoardFacts
     from engines.panzer48.state import P48State
 
@@ -25,7 +27,7 @@ def step_group(s: P48State, n: str) -> None:
     for u in pos.moving:
         c = step_cost(s, u, h, n)
         assert c is not None
-        pos.units[u].spent += c
+        pos.units[u].spent = add_mps(pos.units[u].spent, c)
         pos.units[u].hex = n
         pos.units[u].halted = halts
     pos.moved_hexes += 1
@@ -42,13 +44,15 @@ def movable(s: P48State, u: str) -> bool:
     # allowance(s, u) > x.spent in integers (a Fraction's comparison is ten times an
     # int's, and the Movement Phase asks it of every unit at every choice): the
     # allowance is the whole MA, or half of it when flipped (3.1 / 4)
-    spent, ma = x.spent, info.ma
+    (spent, per), ma = x.spent, info.ma
     if x.flipped:
-        return ma * spent.denominator > 2 * spent.numerator
-    return ma * spent.denominator > spent.numerator
+        return ma * per > 2 * spent
+    return ma * per > spent
 
 
 def allowance(s: P48State, u: str) -> Fraction:
+    from fractions import Fraction  # where a value is made (position.MPs)
+
     ma = Fraction(s.d.units[u].ma)
     return ma / 2 if s.pos.units[u].flipped else ma  # 3.1 / 4
 
@@ -56,7 +60,11 @@ def allowance(s: P48State, u: str) -> Fraction:
 def step_cost(s: P48State, u: str, a: str, b: str) -> Fraction | None:
     mode = "leg" if s.d.units[u].leg else "mech"
     c = s.d.costs[mode].cost(a, b)
-    return None if c is None else Fraction(c)
+    if c is None:
+        return None
+    from fractions import Fraction  # where a value is made (position.MPs)
+
+    return Fraction(c)
 
 
 def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
@@ -150,11 +158,10 @@ def reachable(s: P48State, only: str | None = None,
     left = []
     for u in moving:
         x = pos.units[u]
-        spent: Fraction | int = x.spent
-        if spent.denominator == 1 and not x.flipped:
-            room: Fraction | int = info[u].ma - spent.numerator
+        if x.spent[1] == 1 and not x.flipped:
+            room: Fraction | int = info[u].ma - x.spent[0]
         else:
-            room = allowance(s, u) - spent
+            room = allowance(s, u) - spent_of(x.spent)
             room = room.numerator if room.denominator == 1 else room
         left.append((u, room, s.d.costs["leg" if info[u].leg else "mech"]))
     # 6: the stack's own size once, for the stacking limit in each neighbour (fits)
@@ -173,7 +180,7 @@ def reachable(s: P48State, only: str | None = None,
         # fits(s, n, side, moving, facts): the side's units there and the stack's
         fit = size + sum(info[v].size for v in facts.at(n, side) if v not in moving) <= limit
         if not fit and not may_pass(s,
-                pos.moving, n, {u: pos.units[u].spent + c for u, c in costs
+                pos.moving, n, {u: spent_of(pos.units[u].spent) + c for u, c in costs
                                 if c is not None},
                 facts, frozenset([h])):
             continue  # 6: through a full hex only if the move can end beyond it

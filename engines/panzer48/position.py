@@ -3,9 +3,47 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
+from math import gcd
+from typing import TYPE_CHECKING
 
 from engines.panzer48.data import data
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+#: movement points as the save writes a Fraction, ``(numerator, denominator)`` in lowest
+#: terms with a positive denominator: a position holds the pair, not the Fraction, so that
+#: loading a game imports fractions (and decimal and numbers with it, 10 M instructions
+#: of every turn command) only when a command prices a move (issue 35).  The codec writes
+#: a pair of ints as it writes a Fraction, so a save's bytes and digests are unchanged;
+#: :meth:`engines.panzer48.state.P48State.restore_body` refuses a pair the codec's
+#: Fraction refused.
+MPs = tuple[int, int]
+NO_MPS: MPs = (0, 1)
+
+
+def mps(value: Fraction | int) -> MPs:
+    """``value`` as the pair a position holds (:data:`MPs`)."""
+    if isinstance(value, int):
+        return (value, 1)
+    return (value.numerator, value.denominator)
+
+
+def add_mps(pair: MPs, value: Fraction | int) -> MPs:
+    """``pair`` + ``value`` as a pair, reduced as the Fraction's sum is, without making
+    one: a step of a move adds its cost to each moving unit's (4)."""
+    n, d = pair
+    vn, vd = (value, 1) if isinstance(value, int) else (value.numerator, value.denominator)
+    num, den = n * vd + vn * d, d * vd
+    g = gcd(num, den)
+    return num // g, den // g
+
+
+def spent_of(pair: MPs) -> Fraction:
+    """The pair a position holds as the Fraction the movement rules compute with (4)."""
+    from fractions import Fraction  # here: only a command that prices a move needs it
+
+    return Fraction(*pair)
 
 
 @dataclass
@@ -33,7 +71,8 @@ class Unit:
     #: the hex it began the Movement Phase in ("" if it was off the map): 4's "units
     #: which began the phase stacked together"
     began: str = ""
-    spent: Fraction = Fraction(0)
+    #: movement points spent this phase (4), as :data:`MPs`
+    spent: MPs = NO_MPS
     placed: bool = False
 
 

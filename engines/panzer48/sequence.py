@@ -2,27 +2,25 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
+from collections.abc import Mapping
+from typing import Any
 
 from engines.panzer48.data import other
-from engines.panzer48.position import SideArgs
+from engines.panzer48.position import NO_MPS, SideArgs
 from engines.panzer48.reinforcements import arrivals, check_release
 from engines.panzer48.state import P48State
-from engines.panzer48.steps.combat import (
-    AttackFire,
-    Declare,
-    FireRoll,
-    FireStep,
-    MoraleOption,
-    MoraleRoll,
-    Prepared,
-)
-from engines.panzer48.steps.movement import Movement, Moving, ZocExit
-from engines.panzer48.steps.retreat import Advance, AdvanceStart, Overstacked, Retreat, RetreatStart
-from engines.panzer48.steps.setup import Plan, Setup
 from engines.panzer48.victory import score
 from pbem.engine import Event
-from pbem.steps import Entry, Flow, NoArgs, Procedure, Sequence, step_table
+from pbem.steps import (
+    Entry,
+    Flow,
+    LazyStepTable,
+    NoArgs,
+    Procedure,
+    Sequence,
+    Step,
+    step_table,
+)
 
 
 class Game(Procedure[P48State]):
@@ -94,7 +92,7 @@ class PreparedPhase(Procedure[P48State]):
         pos.phasing, pos.phase = args.side, "prepared"
         for x in pos.units.values():
             x.moved = x.attacked = x.retreated = x.failed = x.halted = False
-            x.spent = Fraction(0)
+            x.spent = NO_MPS
         # adjacent: a neighbour on the map (both hexes are), asked of each unit's six
         enemy = {pos.units[u].hex for u in s.on_map(other(args.side))}
         pos.began_adjacent = sorted(
@@ -162,11 +160,24 @@ class TurnEnd(Procedure[P48State]):
                       "victory points", "phase", rule="10")]
 
 
-STEPS = step_table(Game(), Turn(), PlayerTurn(), PreparedPhase(), MovementPhase(),
-                   PlayerTurnEnd(), TurnEnd(), Setup(), Plan(), Prepared(), Declare(),
-                   FireStep(), AttackFire(), FireRoll(), MoraleOption(), MoraleRoll(),
-                   RetreatStart(), Retreat(), Overstacked(), Advance(), AdvanceStart(),
-                   Movement(), Moving(), ZocExit())
+#: the steps each phase's module of :mod:`engines.panzer48.steps` makes (its ``STEPS``),
+#: by name, in the table's order (the order ``Engine.standing_orders`` lists them in)
+ELSEWHERE: dict[str, str] = {
+    "setup": "setup", "plan": "setup",
+    "prepared": "combat", "declare": "combat", "fire": "combat", "attack-fire": "combat",
+    "fire-roll": "combat", "morale-option": "combat", "morale-roll": "combat",
+    "retreat-start": "retreat", "retreat": "retreat", "overstacked": "retreat",
+    "advance": "retreat", "advance-start": "retreat",
+    "movement": "movement", "moving": "movement", "zoc-exit": "movement",
+}
+
+
+#: a turn in the Prepared Combat Phase never imports the set-up's, the movement's or
+#: (until a retreat) the retreat's steps, and one in the Movement Phase not the combat's
+#: until a hasty attack
+STEPS: Mapping[str, Step[Any]] = LazyStepTable(step_table(
+    Game(), Turn(), PlayerTurn(), PreparedPhase(), MovementPhase(), PlayerTurnEnd(),
+    TurnEnd()), ELSEWHERE, "engines.panzer48.steps")
 
 
 P48State.steps = STEPS

@@ -9,6 +9,7 @@ with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from math import gcd
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +21,7 @@ from engines.panzer48.reinforcements import digest_of, open_salt, plan_formation
 from engines.panzer48.victory import score
 from engines.panzer48.view import board, counters, status_line
 from pbem.engine import Action, Decision, Result
+from pbem.errors import FormatError
 from pbem.grammar import Act
 from pbem.steps import Frame, Misfit, StepState
 
@@ -199,6 +201,21 @@ class P48State(StepState[Position]):
                                     f"in the {c.attacker} player turn")
         # a hasty attack takes the place of the move it ends (3.2): the phase goes on after
         return [*base, Frame("movement" if movement else "prepared"), Frame(step)]
+
+    def restore_body(self, body: Mapping[str, Any]) -> None:
+        """As the runtime's, and each unit's movement points spent refused unless they are
+        a fraction in lowest terms with a positive denominator, as the codec's Fraction
+        refused them before the position held the pair (position.MPs): one value, one
+        encoding, so a save's digest names one position."""
+        super().restore_body(body)
+        for u, x in self.pos.units.items():
+            n, d = x.spent
+            if d <= 0:
+                raise FormatError(f"position.units[{u!r}].spent: expected [numerator, "
+                                  f"denominator], got list {[n, d]!r}")
+            if gcd(n, d) != 1:
+                raise FormatError(f"position.units[{u!r}].spent: fraction {n}/{d} is not "
+                                  "in lowest terms")
 
     def setup_data(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Setup shorthand: ``at = { "685/I" = "3508", "89T" = "3507 -1 flipped" }`` places

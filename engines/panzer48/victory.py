@@ -39,6 +39,10 @@ def score(s: P48State) -> dict[str, int]:
         for side in SIDES:
             if s.pos.control.get(a) == side and s.pos.control.get(b) == side:
                 pts[side] += s.d.bridge_vp
+    if not s.pos.exits:
+        # no Soviet unit has exited: no road path to trace, so no German ZOC to find (the
+        # status line scores every position a command shows: issue 35)
+        return pts
     german_zoc = zoc(s, "german")
     areas = {h for hs in s.d.entry.values() for h in hs if h not in s.d.entry["G"]}
     for h, steps in sorted(s.pos.exits.items()):

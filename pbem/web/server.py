@@ -94,7 +94,11 @@ _ENCODE = None if c_make_encoder is None else c_make_encoder(
 
 def dumps(value: Any) -> str:
     """``json.dumps(value)``, the same text."""
-    if _ENCODE is None or isinstance(value, str):
+    if isinstance(value, str):
+        # what json.dumps writes of a string (ASCII, quoted), without its encoder made
+        # and its three Python calls: a redraw writes each key it sends
+        return encode_basestring_ascii(value)
+    if _ENCODE is None:
         return json.dumps(value)
     return "".join(_ENCODE(value, 0))
 
@@ -229,8 +233,12 @@ class Present(PieceTable):
         return [*self.history.rows, *self.rows]
 
 
-#: the names of an action as :meth:`Board.named_by` keeps them (its entry's last part)
-_NAMES: Callable[[Any], tuple[str, ...]] = operator.itemgetter(3)
+#: an action's part in a redraw's buttons as :meth:`Board.buttons_of` keeps it: the
+#: action, whether it names no hex of the map, its names (:meth:`Board.named_by`), and
+#: those of its names that are not hexes of the map (where a waiting unit is found)
+Button = tuple[Action, bool, tuple[str, ...], tuple[str, ...]]
+_OFF_MAP: Callable[[Button], bool] = operator.itemgetter(1)
+_NOT_HEXES: Callable[[Button], tuple[str, ...]] = operator.itemgetter(3)
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -318,6 +326,10 @@ class Board(Gate):
     #: both (:meth:`named_by`)
     _names: dict[int, tuple[Act, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = \
         field(default_factory=dict)
+    #: each listed action's part in the redraw's buttons, by the action (:meth:`buttons_of`),
+    #: for the hexes of the map in ``_buttons_cells``
+    _buttons: dict[int, Button] = field(default_factory=dict)
+    _buttons_cells: frozenset[str] | None = None
     #: the last redraw sent, and this board's versions of it: unique to this board object
     #: (a lobby that opens a game's board again starts another), so a page's version is
     #: never taken for one it was not sent
@@ -339,6 +351,10 @@ class Board(Gate):
             self._game = self.home.game(self.name)
             # a click's save is not kept for 'pbem status' too: the next status reads it
             self._game.keep_summary = False
+            if self._game.my_decision() is not None:
+                # the position a click changes, copied with the load rather than by the
+                # first click (the redraw that follows the load asks the decision anyway)
+                self._game.match.ready()
         return self._game
 
     def find(self, method: str, path: str) -> tuple[Responder | None, bool]:
@@ -382,25 +398,31 @@ class Board(Gate):
             kept = self._names[id(action)] = (action, units, hexes, names(action))
         return kept
 
-    def named_by_each(self, actions: list[Action]) -> list[tuple[str, ...]]:
-        """:meth:`named_by` of each action, the kept ones looked up in one pass: an entry
-        holds its action alive, so no other object can have its id meanwhile."""
-        kept: list[tuple[Any, ...] | None] = list(map(self._names.get, map(id, actions)))
-        try:
-            # every one kept (a listing seen before but for a few): read in C, without a
-            # Python step per action (Mortain's 2,593 moves: 0.38 ms a redraw, issue 35
-            # item 4)
-            return list(map(_NAMES, kept))
-        except TypeError:  # one not kept yet (None): made below
-            pass
-        # the few not kept (the moved unit's new moves), found in C: a Python step for
-        # each of Mortain's 1,870 actions, whenever one of them was new, was a third of
-        # its redraw (issue 35 item 4)
+    def buttons_of(self, actions: list[Action], cells: frozenset[str]) -> list[Button]:
+        """Each action's part in the redraw's buttons (:data:`Button`), made once per
+        action and looked up in one pass: an entry holds its action alive, so no other
+        object can have its id meanwhile.  An action of a listing stays the same object
+        position after position, and whether it names a hex of the map never changes, so
+        a redraw asks the map's hexes of none of Mortain's 1,870 but the few new ones (the
+        moved unit's): a step over every action, twice, and a set of every hex with the
+        counters beside it were a third of its redraw (issue 35 item 4)."""
+        if cells is not self._buttons_cells:  # another map's hexes: nothing kept holds
+            self._buttons.clear()
+            self._buttons_cells = cells
+        kept: list[Button | None] = list(map(self._buttons.get, map(id, actions)))
+        if all(kept):  # every one kept (an entry is a tuple of four): as a tuple is true
+            return kept  # type: ignore[return-value]  # none is None
+        if len(self._buttons) >= 65536:  # a bound on what it holds alive, not a record
+            self._buttons.clear()
+        # the few not kept, found in C: a Python step for each of Mortain's 1,870 actions,
+        # whenever one of them was new, was a third of its redraw
         for i in itertools.compress(range(len(kept)), map(operator.not_, kept)):
             action = actions[i]
-            kept[i] = self._parts(action) if isinstance(action, Act) else \
-                (action, (), (), names(action))
-        return list(map(_NAMES, kept))
+            named = self.named_by(action)
+            kept[i] = self._buttons[id(action)] = (
+                action, cells.isdisjoint(named), named,
+                tuple(n for n in named if n not in cells))
+        return kept  # type: ignore[return-value]  # each made above
 
     def counters_of(self, game: Game, units: set[str]) -> dict[str, str]:
         """:meth:`counters` of ``units``, read off the view (each the first counter of
@@ -509,24 +531,20 @@ class Board(Gate):
                 named = [h for h in said if h in cells]
                 if named:
                     targets.setdefault(named[-1], []).append(option.notation())
-        mine = [self._mine_row(p) for p in view.pieces if p.side == game.side and not p.hidden]
+        side = game.side  # a property of a property: asked once, not once per counter
+        mine = [self._mine_row(p) for p in view.pieces if p.side == side and not p.hidden]
         general: list[str] = []
         waiting: list[dict[str, str]] = []
         if decision is not None and not decision.options:
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
             on_map = {p.id for p in view.pieces}
             cells = cell_hexes(view)
-            legal = game.state.legal_actions()
-            each = self.named_by_each(legal)  # their typed units and hexes, or words
-            # picked in C (compress), each of the few picked then written: a Python step
-            # for each of Mortain's 2,593 moves was 0.24 ms a redraw (issue 35 item 4).
-            # Fewer actions than hexes (White Death's 53 moves, 1,720 hexes): each action
-            # asked of the hexes and of the counters, rather than a set of every hex made
-            # (a fifth of the redraw)
-            flags = map(operator.and_, map(cells.isdisjoint, each),
-                        map(on_map.isdisjoint, each)) if len(legal) < len(cells) else \
-                map((cells | on_map).isdisjoint, each)
-            general = [a.notation() for a in itertools.compress(legal, flags)]
+            buttons = self.buttons_of(game.state.legal_actions(), cells)
+            # those that name no hex of the map, picked in C (Mortain's moves each name
+            # one), then those of them that name no counter on it
+            general = [b[0].notation() for b in itertools.compress(buttons,
+                                                                   map(_OFF_MAP, buttons))
+                       if on_map.isdisjoint(b[2])]
             # a unit an action names that has no counter on the map (a reinforcement to
             # enter, Mortain 11.1): a button picks it as a tap on its counter would.  Only
             # an engine's own counters know such a unit: the default's are read off the
@@ -537,10 +555,19 @@ class Board(Gate):
                     game.state.counters_off_map:
                 # named by id and counter, as play lists it: the default names the id
                 counters = self.counters(game)
-                words: set[str] = set().union(*each)
+                # each distinct tuple once: a unit's moves name it alone but for their
+                # hexes (half the time of a union of all 1,870)
+                words: set[str] = set().union(*set(map(_NOT_HEXES, buttons)))
+
+                def listed(unit: str) -> bool:
+                    # a unit whose id is also a hex of the map (never yet) is looked for
+                    # among the actions' hexes too
+                    return unit in words or (unit in cells and
+                                             any(unit in b[2] for b in buttons))
+
                 waiting = [{"id": u, "name": text if text.split()[:1] == [u]
                             else f"{u} {text}"}
-                           for u in reading_order(counters) if u in words and u not in on_map
+                           for u in reading_order(counters) if u not in on_map and listed(u)
                            for text in (counters[u],)]
         # this file's records as the save holds them (pbem.history.wire: ["a", text],
         # ["o", text], ["r", index, outcome(, request)]), read once: typing every record
@@ -652,10 +679,10 @@ class Board(Gate):
                     page_json(item)
                 if since is not None and since.texts.get(key) == text:
                     continue  # the page has it
-            parts.append(f"{json.dumps(key)}: {text}")
-        parts.append(f'"version": {json.dumps(version)}')
+            parts.append(f"{dumps(key)}: {text}")
+        parts.append(f'"version": {dumps(version)}')
         if since is not None:
-            parts.append(f'"since": {json.dumps(since.version)}, "keep": {dumps(keep)}')
+            parts.append(f'"since": {dumps(since.version)}, "keep": {dumps(keep)}')
         self._sent = Sent(version, history, texts, values, tails)
         return ("{" + ", ".join(parts) + "}").encode()
 

@@ -126,7 +126,7 @@ def test_a_moving_stack_s_next_hexes_price_each_step_once(
               'step = "movement"\nreleased = true\n'
               'at = { "110PG/I" = "1021", "110PG/II" = "1021", "349R" = "1124" }')
     s.apply("move 1021")
-    s.pos.units["110PG/I"].spent += 1  # type: ignore[attr-defined]
+    s.pos.units["110PG/I"].spent = (1, 1)  # type: ignore[attr-defined]
     before = {a.notation() for a in s.clone().legal_actions()}
     assert any(a.startswith("to ") for a in before)
 

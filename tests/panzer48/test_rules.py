@@ -559,7 +559,7 @@ def test_4_roads_bridges_and_river_crossings() -> None:
     s.apply("move 61K")
     s.apply("to 2229")
     s.apply("to 2230")
-    assert s.pos.units["61K"].spent == 1  # two road hexes
+    assert s.pos.units["61K"].spent == (1, 1)  # two road hexes
 
 
 def test_3_1_prepared_attackers_move_half() -> None:
@@ -604,7 +604,7 @@ def test_6_a_move_may_pass_through_a_full_hex_but_not_end_there() -> None:
     s.apply("move Adam")
     for h in ("1025", "1024", "1023", "1022"):
         s.apply(f"to {h}")
-    assert s.pos.units["Adam"].spent == 4 and allowance(s, "Adam") == 5
+    assert s.pos.units["Adam"].spent == (4, 1) and allowance(s, "Adam") == 5
     assert "to 1021" not in acts(s)  # its last MP: it would end its move there
     with pytest.raises(IllegalAction, match=r"^6: 1021 would be over the stacking limit"):
         s.apply("to 1021")

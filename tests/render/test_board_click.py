@@ -331,11 +331,12 @@ def test_a_click_types_none_of_the_files_records_to_save_it(
     assert game.summary()["pending_actions"] == len(game.pending_actions()) == 4
 
 
-def test_a_click_makes_no_json_encoder(tmp_path: Path,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_click_makes_no_json_encoder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       record_calls: Callable[..., list[Any]]) -> None:
     """The redraw's values are encoded by one encoder made once (server.dumps), not one
-    made by ``json.dumps`` for each of the few dozen small values a click sends; the
-    text is ``json.dumps``'s."""
+    made by ``json.dumps`` for each of the few dozen small values a click sends, and its
+    keys' names by the encoder's own string function, not ``json.dumps`` and its two
+    Python calls; the text is ``json.dumps``'s."""
     import json.encoder
 
     _, board = opened(tmp_path)
@@ -349,10 +350,12 @@ def test_a_click_makes_no_json_encoder(tmp_path: Path,
         return real(*args)
 
     monkeypatch.setattr(json.encoder, "c_make_encoder", making)
+    dumped = record_calls(json, "dumps")
     answer = act(board, a_move(board.game()), held["version"])
     assert answer["ok"] and "since" in answer["state"]
-    assert made == []
-    for value in ({"a": [1, 2.5, None, True]}, [], "x\u00e9", 3, None, [{"k": "v"}] * 3):
+    assert made == [] and dumped == []
+    for value in ({"a": [1, 2.5, None, True]}, [], "x\u00e9", 3, None, [{"k": "v"}] * 3,
+                  "\u202e\x00\"\\", "\ud800", "version"):
         assert server.dumps(value) == json.dumps(value)
 
 
@@ -390,48 +393,65 @@ def test_a_click_encodes_only_what_changed(tmp_path: Path,
     assert {k: v for k, v in held.items() if k != "version"} == whole(board)
 
 
-class _Union(frozenset[str]):
-    """A map's hexes that count the sets made of them and something else."""
+class _Hexes(frozenset[str]):
+    """A map's hexes that count the questions asked of them and the sets made of them."""
 
+    asked = 0
     made = 0
 
+    def isdisjoint(self, other: Any) -> bool:
+        _Hexes.asked += 1
+        return super().isdisjoint(other)
+
     def __or__(self, other: Any) -> frozenset[str]:
-        _Union.made += 1
+        _Hexes.made += 1
         return frozenset(self) | other
 
 
-@pytest.mark.parametrize(("engine", "scenario", "union"),
-                         [("white-death", "purkayev", False),
-                          ("mortain", "counterattack", True)])
 def test_the_buttons_are_the_actions_that_name_nothing_on_the_map(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, engine: str, scenario: str,
-        union: bool) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The redraw's buttons (general) are the listed actions that name no hex of the map
-    and no counter on it.  With fewer actions than hexes (White Death's few dozen moves,
-    1,720 hexes) each action is asked of the hexes and of the counters, and no set of
-    every hex is made (a fifth of the redraw); with more (Mortain's 2,593 moves, 672
-    hexes), one set of both is.  Either way, the same buttons."""
-    _, board = opened(tmp_path, engine, scenario)
+    and no counter on it.  Whether an action names a hex of the map is asked once per
+    action: a redraw of a listing seen before asks the map's hexes nothing and makes no
+    set of them and the counters (Mortain's 1,870 moves were asked at every redraw, a
+    third of it).  The same buttons, and the same units waiting to enter (11.1)."""
+    _, board = opened(tmp_path, "mortain", "counterattack")
     real = server.cell_hexes
-    monkeypatch.setattr(server, "cell_hexes", lambda view: _Union(real(view)))
+    hexes: dict[frozenset[str], _Hexes] = {}
+    monkeypatch.setattr(server, "cell_hexes",
+                        lambda view: hexes.setdefault(real(view), _Hexes(real(view))))
     held = json.loads(board.answer())
-    for _ in range(4):
+    listed = waited = 0
+    for click in range(5):
         game = board.game()
-        if game.my_decision() is None:
-            break
-        _Union.made = 0
-        answer = act(board, a_move(game), held["version"])
-        assert answer["ok"], answer
-        held = merged(held, answer["state"])
-        assert held is not None
+        if click:  # the opening redraw (units still to enter), then four clicks
+            if game.my_decision() is None:
+                break
+            answer = act(board, a_move(game), held["version"])
+            assert answer["ok"], answer
+            held = merged(held, answer["state"])
+            assert held is not None
         view, legal = game.view(), game.state.legal_actions()
         decision = game.my_decision()
         if decision is None or decision.options:
             continue
+        listed += 1
         shown = set(real(view)) | {p.id for p in view.pieces}
         assert held["general"] == [a.notation() for a in legal
                                    if shown.isdisjoint(board.named_by(a))][:40]
-        assert _Union.made == (1 if union else 0)
+        on_map = {p.id for p in view.pieces}
+        words = {w for a in legal for w in board.named_by(a)}
+        assert [w["id"] for w in held["waiting"]] == [
+            u for u in server.reading_order(board.counters(game))
+            if u in words and u not in on_map][:40]
+        waited += len(held["waiting"])
+        _Hexes.asked = _Hexes.made = 0
+        again = merged(held, json.loads(board.answer(held["version"])))  # the page reloads
+        assert again is not None and again["general"] == held["general"]
+        assert again["waiting"] == held["waiting"]
+        assert (_Hexes.asked, _Hexes.made) == (0, 0)
+        held = again
+    assert listed > 1 and waited
 
 
 def test_a_redraw_finds_a_counter_of_the_history_once(tmp_path: Path) -> None:
@@ -478,9 +498,11 @@ def test_a_listing_with_a_few_new_actions_is_named_without_a_step_per_action(
     assert answer["ok"] and "sealed" not in answer
     game = board.game()
     assert game.my_decision() is not None
-    legal = game.state.legal_actions()  # named by the click's redraw
-    assert len(legal) > 1000 and all(id(a) in board._names for a in legal)
+    legal = game.state.legal_actions()  # taken apart by the click's redraw
+    assert len(legal) > 1000 and all(id(a) in board._buttons for a in legal)
+    cells = server.cell_hexes(game.view())
     for a in legal[::700]:  # as if new: actions the board has not taken apart yet
+        del board._buttons[id(a)]
         del board._names[id(a)]
     steps = 0
 
@@ -493,8 +515,61 @@ def test_a_listing_with_a_few_new_actions_is_named_without_a_step_per_action(
 
     sys.settrace(tracer)
     try:
-        named = board.named_by_each(legal)
+        buttons = board.buttons_of(legal, cells)
     finally:
         sys.settrace(None)
-    assert named == [server.names(a) for a in legal]
+    assert [b[0] for b in buttons] == legal
+    assert [b[2] for b in buttons] == [server.names(a) for a in legal]
+    assert [b[1] for b in buttons] == [cells.isdisjoint(server.names(a)) for a in legal]
+    assert [b[3] for b in buttons] == [tuple(n for n in server.names(a) if n not in cells)
+                                       for a in legal]
     assert steps < 200, steps
+
+
+def test_a_board_copies_the_position_it_plays_with_the_load_not_at_the_first_click(
+        tmp_path: Path, record_calls: Callable[..., list[Any]]) -> None:
+    """The board loads a game whose decision is ours to play it: the working copy of the
+    verified position is made then, so the first click applies its action without copying
+    the position first (48th Panzer Korps: a third of that click); the click's events and
+    its save are those of the copy, and the verified position stays as its file left it."""
+    home, board = opened(tmp_path, "48th-panzer-korps", "chir")
+    held = json.loads(board.answer())
+    game = board.game()
+    verified = game.match.verifier.state
+    before = verified.encoded()
+    clones = record_calls(type(verified), "clone")
+    text = a_move(game)
+    answer = act(board, text, held["version"])
+    assert answer["ok"] and not answer.get("sealed")
+    assert clones == []
+    assert game.state is not verified and verified.encoded() == before
+    assert game.pending_actions() == [text]
+    # what a fresh load of the save plays from is the same position
+    assert home.game("selfplay-1").state.digest() == game.state.digest()
+
+
+def test_the_soviet_plan_is_found_again_without_its_salts_made_at_every_redraw(
+        tmp_path: Path, record_calls: Callable[..., list[Any]]) -> None:
+    """48th Panzer Korps 9.1: the Soviet side's screens show its secret plan, found again
+    from the commitments by trying each scheduled area with the side's own salt.  Each
+    formation's salt (an HMAC of the side's secret) and each digest tried are made once per
+    game, not again at every click's redraw; the plan shown is the same."""
+    from engines.panzer48 import reinforcements
+    from pbem.engine import Commitment
+
+    home, board = opened(tmp_path, "48th-panzer-korps", "chir")
+    held = json.loads(board.answer())
+    game = board.game()
+    assert game.side == "soviet"
+    notes = game.match.private_notes()
+    assert notes and notes[0].startswith("your plan (9.1, secret): ")
+    salts = record_calls(Commitment, "salt")
+    digests = record_calls(Commitment, "make")
+    answer = act(board, a_move(game), held["version"])
+    shown = merged(held, answer["state"])
+    assert answer["ok"] and shown is not None and notes[0] in shown["status"]
+    assert game.match.private_notes() == notes
+    assert salts == [] and digests == []
+    reinforcements.digest_of.cache_clear()
+    assert game.match.private_notes() == notes
+    assert salts == [] and digests  # the digests made again, the salts still kept

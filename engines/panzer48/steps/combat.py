@@ -18,7 +18,6 @@ from engines.panzer48.combat import (
     prepared_attackers,
 )
 from engines.panzer48.data import other
-from engines.panzer48.movement import after_move
 from engines.panzer48.notation import (
     ADD,
     ATTACK,
@@ -293,6 +292,10 @@ class FireRoll(Roll[P48State]):
             flow.goto("morale-option", MoraleArgs(fire.target, morale, loss, before,
                                                   s.d.units[fire.target].side == c.attacker))
         elif s.pos.units[fire.target].where != "map":
+            # loaded when a unit leaves a hex: a fire that removes none needs no
+            # movement rule (issue 35)
+            from engines.panzer48.movement import after_move
+
             after_move(s)
         return []
 
@@ -355,6 +358,15 @@ class MoraleRoll(Roll[P48State]):
             s.pos.units[args.unit].failed = True
             flow.goto("retreat-start", args)
         else:
+            # loaded when a unit leaves a hex: a fire that removes none needs no
+            # movement rule (issue 35)
+            from engines.panzer48.movement import after_move
+
             after_move(s)
         return []
 
+
+#: this module's steps, which the step table (engines.panzer48.sequence.STEPS) makes
+#: when one of them is first asked for
+STEPS = (Prepared(), Declare(), FireStep(), AttackFire(), FireRoll(), MoraleOption(),
+         MoraleRoll())

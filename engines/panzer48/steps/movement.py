@@ -31,7 +31,7 @@ from engines.panzer48.notation import (
     TO,
     act,
 )
-from engines.panzer48.position import Combat, ExitArgs
+from engines.panzer48.position import Combat, ExitArgs, mps, spent_of
 from engines.panzer48.reinforcements import areas_to_reveal, reveal
 from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
@@ -168,7 +168,7 @@ class Movement(Choice[P48State]):
             u, h = a.text("unit"), a.text("hex")
             x = pos.units[u]
             x.where, x.hex = "map", h
-            x.spent = s.d.entry_cost(u, h)  # 9.1: the first hex's cost
+            x.spent = mps(s.d.entry_cost(u, h))  # 9.1: the first hex's cost
             x.halted = h in zoc(s, other(pos.phasing))  # 5 (stand-in)
             pos.moving, pos.moved_hexes = [u], 1
             flow.call("moving")
@@ -286,7 +286,7 @@ class Moving(Choice[P48State]):
     def _may_exit(self, s: P48State, h: str) -> bool:
         pos = s.pos
         return (pos.phasing == "soviet" and h in s.d.areas["south_exit"]
-                and all(pos.units[u].spent + s.d.exit_cost <= allowance(s, u)
+                and all(spent_of(pos.units[u].spent) + s.d.exit_cost <= allowance(s, u)
                         for u in pos.moving))
 
     def default(self, s: P48State, args: NoArgs) -> Action:
@@ -396,3 +396,7 @@ class ZocExit(Roll[P48State]):
         step_group(s, args.to)
         return []
 
+
+#: this module's steps, which the step table (engines.panzer48.sequence.STEPS) makes
+#: when one of them is first asked for
+STEPS = (Movement(), Moving(), ZocExit())

@@ -256,3 +256,7 @@ class AdvanceStart(Procedure[P48State]):
         flow.goto("advance")
         return []
 
+
+#: this module's steps, which the step table (engines.panzer48.sequence.STEPS) makes
+#: when one of them is first asked for
+STEPS = (RetreatStart(), Retreat(), Overstacked(), Advance(), AdvanceStart())

@@ -153,3 +153,7 @@ class Plan(Choice[P48State]):
         return [Event(f"the {s.d.formations[f].name} will arrive on turn {turn} "
                       f"(area committed: {dig[:16]}...)", "commit", rule="9.1")]
 
+
+#: this module's steps, which the step table (engines.panzer48.sequence.STEPS) makes
+#: when one of them is first asked for
+STEPS = (Setup(), Plan())

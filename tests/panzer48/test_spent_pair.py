@@ -1,0 +1,154 @@
+"""48th Panzer Korps: a unit's movement points spent (4) are held as the pair a save
+writes for a Fraction, so that a turn command that prices no move imports no fractions
+(issue 35: fractions with decimal and numbers, 10 M instructions of every ``legal``,
+``act`` and ``receive``); the save's bytes, and what it refuses, are as before."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from engines.panzer48 import ENGINE
+from engines.panzer48.state import P48State
+from pbem import canonical, codec
+from pbem.errors import FormatError
+from pbem.setup import setup
+
+
+def state(text: str) -> P48State:
+    s = setup(ENGINE, "chir", "only = true\nphase = \"turns\"\n" + text)
+    assert isinstance(s, P48State)
+    return s
+
+
+def moved() -> P48State:
+    """A German stack two road hexes into its move (4: 1/2 MP a road hex), then a unit
+    moved on one more hex by itself."""
+    s = state('phasing = "german"\nstep = "movement"\nreleased = true\n'
+              'at = { "61K" = "4014", "349R" = "1124" }')
+    s.apply("move 61K")
+    s.apply("to 3914")
+    return s
+
+
+def test_the_pair_is_written_as_the_fraction_was() -> None:
+    """A position's spent MPs encode as ``[numerator, denominator]``, the bytes the
+    codec wrote for a Fraction: a save's digest is unchanged by the pair."""
+    s = moved()
+    spent = s.pos.units["61K"].spent
+    assert spent[1] in (1, 2) and spent != (0, 1)
+    fraction = Fraction(*spent)
+    data = codec.to_data(s.pos)
+    assert data["units"]["61K"]["spent"] == [fraction.numerator, fraction.denominator]
+    assert data["units"]["349R"]["spent"] == [0, 1]  # Fraction(0) was [0, 1]
+    # and reads back to the same position and bytes
+    again = ENGINE.restore(canonical.decode(canonical.encode(s.snapshot())))
+    assert again.digest() == s.digest()
+    assert isinstance(again, P48State) and again.pos.units["61K"].spent == spent
+
+
+@pytest.mark.parametrize(("pair", "message"), [
+    ([2, 4], "fraction 2/4 is not in lowest terms"),
+    ([0, 2], "fraction 0/2 is not in lowest terms"),
+    ([1, 0], "expected [numerator, denominator], got list [1, 0]"),
+    ([1, -2], "expected [numerator, denominator], got list [1, -2]"),
+])
+def test_a_save_whose_spent_mps_the_fraction_refused_is_refused(
+        pair: list[int], message: str) -> None:
+    """One value, one encoding: a pair not in lowest terms, or with no positive
+    denominator, is refused as the codec's Fraction refused it, naming the unit."""
+    s = moved()
+    snap = canonical.decode(canonical.encode(s.snapshot()))
+    snap["body"]["position"]["units"]["61K"]["spent"] = pair
+    with pytest.raises(FormatError, match=r"position\.units\['61K'\]\.spent: ") as exc:
+        ENGINE.restore(snap)
+    assert message in str(exc.value)
+
+
+def test_a_pair_that_is_not_two_ints_is_refused() -> None:
+    s = moved()
+    snap = canonical.decode(canonical.encode(s.snapshot()))
+    snap["body"]["position"]["units"]["61K"]["spent"] = [1, 2, 3]
+    with pytest.raises(FormatError, match=r"units\['61K'\]\.spent"):
+        ENGINE.restore(snap)
+
+
+_TURN = """
+import json, sys
+from engines.panzer48 import ENGINE
+state = ENGINE.restore(json.loads(sys.stdin.read()))
+side = state.current_player()
+legal = state.legal_actions()
+state.status_line(side)
+state.counters(side)
+state.apply("fire 44MR Adam")
+state.apply("roll")
+told = state.apply_outcome((6,))
+state.legal_actions()
+print(json.dumps(['fractions' in sys.modules, [a.notation() for a in legal],
+                  [e.text for e in told]]))
+"""
+
+
+def test_a_fire_is_listed_and_resolved_without_fractions() -> None:
+    """A game restored at a fire (7.2) is listed, shown, and its fire resolved on the
+    Combat Results Table (7.4's weapons modifier, rounded) without importing fractions:
+    no move is priced."""
+    s = state('phasing = "soviet"\nstep = "attack-fire"\n'
+              'combat = { hex = "2036", attacker = "soviet", prepared = false, '
+              'stage = "attack", attackers = ["44MR", "14MR"], defenders = ["Adam"] }\n'
+              'at = { "Adam" = "2036", "44MR" = "2035", "14MR" = "2035" }')
+    out = subprocess.run([sys.executable, "-c", _TURN], input=json.dumps(s.snapshot()),
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    loaded, legal, told = json.loads(out.stdout)
+    assert "fire 44MR Adam" in legal
+    assert any("value" in t for t in told), told
+    assert loaded is False
+
+
+@pytest.mark.parametrize("text", ["1", "1/4", "2", "1/2", "3/6", "0", "0/5", "10/4", 2,
+                                  "1.5", "-1/2", " 1/4", "3e-1"])
+def test_a_chart_ratio_is_the_fractions_value(text: object) -> None:
+    """7.4's modifiers read as integer pairs are exactly the Fraction of the same text,
+    for plain digits and for every other form Fraction reads."""
+    from engines.panzer48.data import frac, ratio
+
+    value = frac(text)
+    assert ratio(text) == (value.numerator, value.denominator)
+
+
+def test_a_bad_chart_ratio_is_refused_as_fraction_refuses_it() -> None:
+    from engines.panzer48.data import ratio
+
+    with pytest.raises(ZeroDivisionError):
+        ratio("1/0")
+    with pytest.raises(ValueError):
+        ratio("a quarter")
+
+
+def test_rounding_in_integers_is_rounding_the_fraction() -> None:
+    """7.4: nearest, one half down, the same in integers as of the Fraction, reduced or
+    not."""
+    from engines.panzer48.combat import _round_half_down, round_half_down
+
+    for num in range(0, 60):
+        for den in (1, 2, 3, 4, 6, 8):
+            want = round_half_down(Fraction(num, den))
+            assert _round_half_down(num, den) == want
+            assert _round_half_down(3 * num, 3 * den) == want
+    assert [round_half_down(Fraction(n, 4)) for n in range(9)] == [0, 0, 0, 1, 1, 1, 1, 2, 2]
+
+
+def test_adding_to_the_pair_is_adding_to_the_fraction() -> None:
+    """4: a step's cost added to the MPs spent, in integers, is the Fraction's sum."""
+    from engines.panzer48.position import add_mps, mps
+
+    values = [Fraction(0), Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2, 3), 2, 0]
+    for a in values:
+        for b in values:
+            assert add_mps(mps(a), b) == mps(Fraction(a) + b)

@@ -1,0 +1,99 @@
+"""48th Panzer Korps' step table loads a phase's module of steps with the first step of it
+asked for (issue 35): a turn in the Prepared Combat Phase imports neither the set-up's,
+the movement's nor the retreat's steps; the table is the one it was, name for name."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from engines.panzer48 import ENGINE
+from engines.panzer48.sequence import ELSEWHERE, STEPS
+from engines.panzer48.state import P48State
+from pbem.setup import setup
+from pbem.steps import Choice, LazyStepTable
+
+#: the table's names in the order it had when every module was imported to build it
+ORDER = ["game", "turn", "player-turn", "prepared-phase", "movement-phase",
+         "player-turn-end", "turn-end", "setup", "plan", "prepared", "declare", "fire",
+         "attack-fire", "fire-roll", "morale-option", "morale-roll", "retreat-start",
+         "retreat", "overstacked", "advance", "advance-start", "movement", "moving",
+         "zoc-exit"]
+
+#: the modules a fire's turn leaves unloaded
+OTHER_PHASES = ("engines.panzer48.steps.setup", "engines.panzer48.steps.movement",
+                "engines.panzer48.steps.retreat", "engines.panzer48.retreat",
+                "engines.panzer48.movement")
+
+
+def test_the_table_names_every_step_in_its_order() -> None:
+    assert list(STEPS) == ORDER
+    assert len(STEPS) == len(ORDER)
+    assert all(name in STEPS for name in ORDER) and "no-such-step" not in STEPS
+    assert [STEPS[name].name for name in ORDER] == ORDER
+    with pytest.raises(KeyError):
+        STEPS["no-such-step"]
+    # the standing orders and decision kinds come out of every step, as before
+    assert ENGINE.decision_kinds() == tuple(sorted(
+        {STEPS[n].kind for n in ORDER if isinstance(STEPS[n], Choice)}))
+    assert [spec.kind for spec in ENGINE.standing_orders()] == list(dict.fromkeys(
+        STEPS[n].kind for n in ORDER if isinstance(STEPS[n], Choice) and STEPS[n].order))
+
+
+def test_a_module_that_makes_other_steps_than_the_table_names_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table = LazyStepTable({}, ELSEWHERE, "engines.panzer48.steps")
+    monkeypatch.setitem(ELSEWHERE, "setup", "combat")
+    with pytest.raises(ValueError, match=r"engines\.panzer48\.steps\.combat makes the steps"):
+        table["setup"]
+
+
+_TURN = """
+import json, sys
+from engines.panzer48 import ENGINE
+state = ENGINE.restore(json.loads(sys.stdin.read()))
+side = state.current_player()
+state.legal_actions()
+state.status_line(side)
+state.counters(side)
+state.apply("fire 44MR Adam")
+state.apply("roll")
+state.apply_outcome((1,))
+assert state.decision().kind == "morale-option", state.decision()  # 8.1, a 1-0
+print(json.dumps(sorted(m for m in {modules!r} if m in sys.modules)))
+"""
+
+
+def test_a_prepared_attack_s_fire_loads_no_step_of_another_phase() -> None:
+    """A prepared attack (3.1) restored at its fire (7.2), listed, fired and rolled, up
+    to the defender's morale option (8.1): the combat's steps only."""
+    s = setup(ENGINE, "chir", 'only = true\nphase = "turns"\nphasing = "soviet"\n'
+              'step = "attack-fire"\n'
+              'combat = { hex = "2036", attacker = "soviet", prepared = true, '
+              'stage = "attack", attackers = ["44MR", "14MR"], defenders = ["Adam"] }\n'
+              'began_adjacent = ["44MR", "14MR"]\n'
+              'at = { "Adam" = "2036", "44MR" = "2035", "14MR" = "2035" }')
+    assert isinstance(s, P48State)
+    assert [f.step for f in s.stack] == ["game", "turn", "player-turn", "prepared",
+                                         "attack-fire"]
+    out = subprocess.run([sys.executable, "-c", _TURN.format(modules=OTHER_PHASES)],
+                         input=json.dumps(s.snapshot()), capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == []
+    # and a move loads the movement's steps and rules where it is made
+    probe = ("import sys\nfrom engines.panzer48 import ENGINE\n"
+             "s = ENGINE.new_state('chir', ENGINE.resolve_options({}))\n"
+             "while s.pos.phase != 'movement':\n"
+             "    if s.is_chance():\n"
+             "        s.apply_outcome((1,))\n"
+             "    else:\n"
+             "        s.apply(s.decision().default)\n"
+             f"print(sorted(m for m in {OTHER_PHASES!r} if m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.strip()
+    assert "'engines.panzer48.steps.movement'" in loaded
+    assert "'engines.panzer48.steps.setup'" in loaded
