@@ -6,6 +6,7 @@ board needs: each is imported where it is first used."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -37,9 +38,13 @@ CASES = {
     # a turn names its units off the position (State.counters), not the board's picture
     "for-the-motherland": ("engines.motherland", "4-uranus", ("pbem.view",),
                            "assert s.view(None).cells"),
+    # a unit's moves (15.0) load the kit's movement search; a Front Marker's trace
+    # (14.1) does not
     "backhand-blow": ("engines.backhand", "high-water-mark",
                       ("engines.hexkit.movement", "engines.hexkit.overlay"),
-                      "assert s.legal_actions()"),
+                      "from engines.backhand.movement import destinations\n"
+                      "u = sorted(u for u, x in s.pos.units.items() if x.at[:1].isdigit())[0]\n"
+                      "assert destinations(s, (u,), s.pos.units[u].at)"),
 }
 
 #: answers every pending roll with ones (a draw with the cup's first counters)
@@ -153,3 +158,75 @@ def test_48th_panzer_korps_loads_the_kits_zoc_search_with_the_first_zoc() -> Non
              "from engines.panzer48.zoc import zoc\n"
              "print('engines.hexkit.zoc' in sys.modules, bool(zoc(s, 'german').hexes))\n")
     assert _run_all(probe) == ["False", "True True"]
+
+
+def test_backhand_blow_loads_fractions_with_the_first_odds_worked_out() -> None:
+    """Backhand Blow's engine, its data and a restored game's turn leave ``fractions``
+    (and ``decimal``, which it imports) unloaded (issue 35: 9 M instructions of every
+    ``legal``, ``act`` and ``receive``): the kit checks a CRT's odds columns (16.1) in
+    integers, and works out odds from whole strengths in integers too; the first attack's
+    strength (16.722 halves it across a river) loads it, as the golden games' attacks
+    show."""
+    probe = ("import sys\nfrom engines.backhand import ENGINE\nENGINE.scenarios()\n"
+             "s = ENGINE.new_state('high-water-mark', ENGINE.resolve_options({}))\n"
+             "s.legal_actions()\n"
+             "print(sorted(m for m in ('fractions', 'decimal') if m in sys.modules))\n"
+             "crt = s.data.crt\n"
+             "print('fractions' in sys.modules,\n"
+             "      *(crt.column(a, d).label for a, d in ((7, 2), (1, 3), (19, 2))))\n")
+    assert _run_all(probe) == ["[]", "False 3:1 1:2 9:1"]
+
+
+def test_an_odds_crt_whose_columns_do_not_increase_is_refused() -> None:
+    """The kit's odds CRT (White Death, Backhand Blow) checks its columns increase left
+    to right without making fractions: equal or falling odds are refused by name."""
+    from engines.hexkit.tables import OddsCRT, Table
+
+    def crt(*columns: str) -> OddsCRT:
+        return OddsCRT(Table("crt", "odds", columns, (("1", tuple("A" * len(columns))),),
+                             None, "crt.toml [tables.crt]"))
+
+    assert crt("1:3", "1:2", "2:3", "1:1", "3:2", "2:1", "7:1+").labels[-1] == "7:1+"
+    for bad in (("1:1", "1:2"), ("1:2", "2:4"), ("2:1", "3:2", "4:1")):
+        with pytest.raises(ValueError, match=re.escape(
+                "crt.toml [tables.crt]: odds columns must increase left to right")):
+            crt(*bad)
+
+
+def test_backhand_blow_compiles_no_annotation_at_import() -> None:
+    """Importing Backhand Blow (every turn command does) makes no class that compiles
+    its string annotations at import, as a ``typing.NamedTuple`` does (issue 35: 1.2 M
+    instructions for the four of 7.0's floods); the floods still read as before."""
+    probe = ("import sys, typing\n"
+             # the kit's modules first: their own classes are the kit's to make
+             "import engines.hexkit, engines.hexkit.facts, engines.hexkit.zoc\n"
+             "import engines.hexkit.checks, pbem.engine, pbem.steps, pbem.grammar\n"
+             "made = []\n"
+             "init = typing.ForwardRef.__init__\n"
+             "def counted(self, arg, *a, **k):\n"
+             "    made.append(arg)\n"
+             "    init(self, arg, *a, **k)\n"
+             "typing.ForwardRef.__init__ = counted\n"
+             "from engines.backhand import ENGINE\n"
+             "print(made)\n"
+             "from engines.backhand.data import load\n"
+             "from engines.backhand.supply import floods\n"
+             "f = floods(load())\n"
+             "print(f.supply is not f.clear, callable(f.supply_blocked),\n"
+             "      callable(f.clear_blocked))\n")
+    assert _run_all(probe) == ["[]", "True True True"]
+
+
+def test_backhand_blow_traces_a_front_marker_without_the_movement_search() -> None:
+    """A Front Marker's trace to a Soviet source (14.1), run after every placement a
+    process first makes (reinforcements arriving, 11.1), loads the kit's hex-counting
+    searches alone, not its movement search (issue 35: 5.1 M instructions of an act
+    that moves nothing); the first move's search loads that."""
+    probe = ("import sys\nfrom engines.backhand import ENGINE\n"
+             "from engines.backhand import fronts\n"
+             "s = ENGINE.new_state('high-water-mark', ENGINE.resolve_options({}))\n"
+             "print(fronts.traces(s, s.pos.fronts['voronezh'], lambda h: True),\n"
+             "      'engines.hexkit.graph' in sys.modules,\n"
+             "      sorted(m for m in ('engines.hexkit.movement', 'engines.hexkit.overlay')\n"
+             "             if m in sys.modules))\n")
+    assert _run(probe) == "True True []"

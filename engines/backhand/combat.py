@@ -3,15 +3,17 @@ result on the CRT (16.1, 16.8) and the random events (stand-in)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
 from engines.backhand.fronts import ap_left, in_range, paying_front
 from engines.backhand.position import OFF, AttackArgs, HitArgs, PhaseArgs, other
+from engines.hexkit.odds import fraction_type
 from pbem.engine import Event
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from engines.backhand.state import BBState
 
 
@@ -63,6 +65,9 @@ def combat_figures(s: BBState, a: AttackArgs) -> tuple[Fraction, int, int, list[
     m = s.data.map
     defenders = s.units_at(a.target, other(a.side))
     notes = []
+    # fractions (and decimal, which it imports) load with the first attack resolved: a
+    # command that resolves none does not pay 9 M instructions for them (issue 35)
+    Fraction = fraction_type()
     attack = Fraction(0)
     across_river = across_stream = 0
     for u in a.units:

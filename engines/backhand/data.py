@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -85,28 +84,34 @@ class Data(Shared):
         units = data.doc("units.toml")
         types = units.get_table("types")
         out: dict[str, UnitType] = {}
+        # each printed step's factors parsed once: most counters share theirs
+        steps: dict[str, tuple[int, int]] = {}
         for side in SIDES:
             for uid, spec in units.get_table(side).items():
                 kind = spec["t"]
                 mot, stat = types[kind]
                 out[uid] = UnitType(
                     uid, side, kind, bool(mot), bool(stat), str(spec.get("f", "")),
-                    tuple(_factors(s) for s in spec["s"]), int(spec["tr"]), int(spec["ma"]),
+                    tuple([steps[t] if t in steps else steps.setdefault(t, _factors(t))
+                           for t in spec["s"]]), int(spec["tr"]), int(spec["ma"]),
                     bool(spec.get("bracket", False)), str(spec.get("at", "")),
                     int(spec.get("arrive", 0)), str(spec.get("entry", "")),
                     str(spec.get("variable", "")), str(spec.get("front", "")),
                     str(spec.get("city", "")))
         self.units: MappingProxyType[str, UnitType] = MappingProxyType(dict(sorted(out.items())))
+        # each formation's units in unit order, found in one pass over the units
+        members: dict[str, list[str]] = {}
+        for uid, t in self.units.items():
+            if t.formation:
+                members.setdefault(t.formation, []).append(uid)
         forms = {}
         for fid, spec in units.get_table("formations").items():
-            members = tuple(u for u, t in self.units.items() if t.formation == fid)
             forms[fid] = Formation(fid, spec["name"], bool(spec["ss"]), bool(spec["motorized"]),
-                                   members)
+                                   tuple(members.get(fid, ())))
         self.formations = MappingProxyType(dict(sorted(forms.items())))
         self.uprising_factors = _factors(units.get_str("uprising", "factors"))
         self.uprising_tr = units.get_int("uprising", "tr")
         self.front_setup = {f: units.get_str("fronts", f) for f in FRONTS}
-        self.crt = OddsCRT(data.table("crt"))
         self.tec = data.chart("tec")
         self.activity = data.table("activity")
         self.weather = data.table("weather")
@@ -124,7 +129,10 @@ class Data(Shared):
         self.chit_schedule = {int(k): list(v) for k, v in
                               turns.get_table("chit_schedule").items() if k != "stand_in"}
         m = self.map
-        self.cities = tuple(sorted(h for h in m.ids if m.has_feature(h, "city")))
+        # the hexes with features, not every hex of the map asked for one: asking 2,091
+        # hexes was a third of a load's cost of this data (issue 35)
+        self.cities = tuple(sorted(h for h, features in m.hex_features.items()
+                                   if "city" in features and h in m))
         self.city_names = {h: m.places_at(h)[0] for h in self.cities}
         cities = self.city_hexes = frozenset(self.cities)
         #: 6.0: a unit's ZOC reaches the six hexes around it but not into a city (its own
@@ -143,6 +151,12 @@ class Data(Shared):
         self._axial: dict[str, tuple[int, int]] = {}
 
     @functools.cached_property
+    def crt(self) -> OddsCRT:
+        """The Combat Results Table (16.1), made with the first attack resolved: a
+        command that resolves none reads no odds (issue 35)."""
+        return OddsCRT(self.set.table("crt"))
+
+    @functools.cached_property
     def watched(self) -> tuple[str, ...]:
         """The hexes whose control the game records (3.1, 11.2, 18.2): the cities and
         the variable reinforcements' hexes, in hex order; a fact of the data, asked after
@@ -152,11 +166,12 @@ class Data(Shared):
 
     @functools.cached_property
     def nbrs(self) -> Mapping[str, tuple[str, ...]]:
-        """Every hex's neighbours, in hex order (the supply floods, 7.0, and the attacks,
-        16.0, read it per hex; none reads their order): the kit's table that its floods
-        and traces walk, made once for the map when first asked (a command that lists
-        a move reads none of it), rather than a second table of the same (issue 35)."""
-        return self.map.neighbor_table()
+        """Every hex's neighbours, in hex order (the supply floods, 7.0, the Front
+        Markers' traces, 14.1, and the attacks, 16.0, read it per hex; none reads their
+        order), each hex's made when first read: a receive with a move reads a few
+        hundred hexes', and the kit's whole table of 2,091 hexes was 20 M instructions
+        of it (issue 35)."""
+        return _Neighbours(self.map)
 
     def axial(self, h: str) -> tuple[int, int]:
         """Hex ``h``'s cube coordinates q and r (s is -q - r) as plain ints, kept once
@@ -211,8 +226,28 @@ class Data(Shared):
                 return col
         return self.variable.columns[-1]
 
-    def half(self, x: int) -> Fraction:
-        return Fraction(x, 2)
+
+class _Neighbours(dict[str, tuple[str, ...]]):
+    """The kit's neighbour table (:meth:`HexMap.neighbor_table`: a hex's on-map
+    neighbours, sorted), read by hex and made one hex at a time from the map's adjacency;
+    a hex off the map is a ``KeyError`` as there.  Only read by hex: ``in`` and ``get``
+    answer for the whole map, not the hexes made so far."""
+
+    def __init__(self, hexmap: HexMap) -> None:
+        super().__init__()
+        self._map = hexmap
+
+    def __missing__(self, h: str) -> tuple[str, ...]:
+        m = self._map
+        ids = m.ids
+        near = self[h] = tuple(sorted([ids[j] for j in m.adjacency[m.index[h]]]))
+        return near
+
+    def __contains__(self, h: object) -> bool:
+        return h in self._map.index
+
+    def get(self, h: str, default: Any = None) -> Any:
+        return self[h] if h in self._map.index else default
 
 
 class _Costs(dict[tuple[str, bool], "StepCosts"]):

@@ -87,10 +87,12 @@ def traces(s: BBState, h: str, passable: Callable[[str], bool]) -> bool:
     if path is not None and all(passable(x) for x in path):
         return True
     # the kit's search loads when a marker first moves or is displaced, not with every
-    # command (issue 35)
-    from engines.hexkit.movement import trace
+    # command (issue 35); its hex-counting searches alone, not the movement searches
+    # that import them (5.7 M instructions of an act that moves nothing)
+    from engines.hexkit.graph import trace
 
-    found = trace(s.data.map, h, s.data.soviet_supply, passable=passable)
+    found = trace(s.data.map, h, s.data.soviet_supply, passable=passable,
+                  neighbors=s.data.nbrs)
     if found is None:
         return False
     _PATHS[h] = tuple(found)

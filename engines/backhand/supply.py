@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import heapq
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from engines.backhand.position import OFF, other
 from engines.hexkit.facts import BoardFacts, RegionFlood
@@ -174,15 +174,22 @@ def _net(s: BBState, f: BoardFacts, kind: str, side: str) -> Mapping[str, int]:
     return found
 
 
-class Floods(NamedTuple):
+class Floods:
     """The two floods of the game as the kit's rules, made once (the facts key a rule by
-    identity)."""
+    identity).  A plain class: a ``typing.NamedTuple`` compiles each of its string
+    annotations when the class is made, 1.3 M instructions of every command that
+    imports the engine, where only its four attributes are read (issue 35)."""
 
-    supply: RegionFlood
-    clear: RegionFlood
-    #: the hexes each may not enter, for the facts and side (the last kept)
-    supply_blocked: Callable[[BoardFacts, str], frozenset[str]]
-    clear_blocked: Callable[[BoardFacts, str], frozenset[str]]
+    __slots__ = ("clear", "clear_blocked", "supply", "supply_blocked")
+
+    def __init__(self, supply: RegionFlood, clear: RegionFlood,
+                 supply_blocked: Callable[[BoardFacts, str], frozenset[str]],
+                 clear_blocked: Callable[[BoardFacts, str], frozenset[str]]) -> None:
+        self.supply = supply
+        self.clear = clear
+        #: the hexes each may not enter, for the facts and side (the last kept)
+        self.supply_blocked = supply_blocked
+        self.clear_blocked = clear_blocked
 
 
 @functools.cache

@@ -62,6 +62,7 @@ def trace(
     network: str | None = None,
     passable: Callable[[HexId], bool] | None = None,
     max_steps: int | None = None,
+    neighbors: Mapping[HexId, Sequence[HexId]] | None = None,
 ) -> list[HexId] | None:
     """The shortest hex path from ``start`` to any target (supply lines), else ``None``.
 
@@ -71,7 +72,8 @@ def trace(
     """
     is_target = targets if callable(targets) else _as_set(targets).__contains__
     hexmap.require(start)
-    table = hexmap.neighbor_table(None if network is None else [network])
+    table = neighbors if neighbors is not None else hexmap.neighbor_table(
+        None if network is None else [network])
     _, parent, found = _breadth_first(table, [start], enter=passable, max_steps=max_steps,
                                       is_target=is_target)
     if found is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import pairwise
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -122,12 +123,15 @@ class OddsCRT(_RollTable):
     """An odds combat results table (columns ``"1:3" ... "7:1+"``, rows by die roll)."""
 
     def __init__(self, table: Table) -> None:
-        from engines.hexkit.odds import parse_odds
+        from engines.hexkit.odds import _odds_terms
 
         self.table = table
         self.labels = table.columns
-        self.ratios: tuple[Fraction, ...] = tuple(parse_odds(c) for c in table.columns)
-        if list(self.ratios) != sorted(set(self.ratios)):
+        # a:b < c:d as a*d < c*b: checking the order makes no Fraction, so a command that
+        # loads a scenario and works out no odds never imports fractions and decimal
+        # (9 M instructions, issue 35)
+        terms = [_odds_terms(c) for c in table.columns]
+        if any(a * d >= c * b for (a, b), (c, d) in pairwise(terms)):
             raise ValueError(f"{table.where}: odds columns must increase left to right")
         self._init_rows()
 

@@ -177,18 +177,42 @@ def test_15_0_a_checked_move_takes_exactly_the_hexes_the_listing_offers(
     assert "frozen" in weathers and (scenario != "backhand-blow" or "mud" in weathers), weathers
 
 
-def test_the_adjacency_table_is_made_when_a_rule_first_reads_it() -> None:
+def test_the_adjacency_table_is_made_when_a_rule_first_reads_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 35: a load made every hex's neighbours as tuples (2,091 hexes) that only the
-    supply floods (7.0) and the attacks (16.0) read; asked, it is the map's adjacency,
-    and the very table the kit's floods and traces walk (not a second one)."""
+    supply floods (7.0), the Front Markers' traces (14.1) and the attacks (16.0) read,
+    and then a receive with a move made them all (20 M instructions) for the few hundred
+    hexes it reads: each hex's are made when first read, and are the kit's neighbour
+    table's for every hex of the map; a marker's trace walks them, not the kit's whole
+    table, and finds the path the kit's table finds."""
+    from types import SimpleNamespace
+
+    from engines.backhand import fronts
     from engines.backhand.data import ENGINE_ID, Data
     from engines.hexkit import load_scenario_dir
+    from engines.hexkit.graph import trace
+    from engines.hexkit.hexmap import HexMap
 
     fresh = Data(load_scenario_dir(ENGINE_ID))
     assert "nbrs" not in vars(fresh)
     m = fresh.map
     assert fresh.nbrs["3616"] == tuple(sorted(m.neighbors("3616")))
-    assert len(fresh.nbrs) == len(m.ids) and fresh.nbrs is m.neighbor_table()
+    assert dict(fresh.nbrs) == {"3616": fresh.nbrs["3616"]}  # one hex read, one made
+    assert "3616" in fresh.nbrs and "0101" in fresh.nbrs and "9999" not in fresh.nbrs
+    assert fresh.nbrs.get("9999", ()) == () and fresh.nbrs.get("3616") == fresh.nbrs["3616"]
+    with pytest.raises(KeyError):
+        fresh.nbrs["9999"]
+    monkeypatch.setattr(fronts, "_PATHS", {})
+    marker = fresh.front_setup["voronezh"]
+    whole: list[object] = []
+    kits = HexMap.neighbor_table
+    monkeypatch.setattr(HexMap, "neighbor_table", lambda *a: whole.append(a) or kits(*a))
+    assert fronts.traces(SimpleNamespace(data=fresh), marker, lambda h: True)  # type: ignore[arg-type]
+    assert whole == []  # the kit's whole table not asked for
+    assert 0 < len(dict(fresh.nbrs)) < len(m.ids)
+    assert list(fronts._PATHS[marker]) == trace(m, marker, fresh.soviet_supply)
+    table = m.neighbor_table()
+    assert all(fresh.nbrs[h] == table[h] for h in m.ids)
 
 
 def test_a_unit_that_moves_alone_is_not_looked_for_among_the_movers_again(

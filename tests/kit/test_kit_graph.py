@@ -26,3 +26,23 @@ def test_ends_writes_only_their_paths_as_the_whole_search_finds_them() -> None:
     assert some == {"d": ("a", "c", "d"), "e": ("a", "c", "d", "e")}
     assert list(some) == [h for h in whole if h in some]  # in the order reached
     assert breadth_first(GRID, "a", ends=set()) == {}
+
+
+def test_a_trace_walks_the_table_it_is_given_or_the_maps_own() -> None:
+    """``trace`` over a game's own table (Backhand Blow's neighbours, made per hex as
+    read) finds what the map's table finds, and walks only that table: the map's whole
+    table is not made (issue 35: 20 M instructions of a receive with a move)."""
+    from engines.hexkit.graph import trace
+    from kit.helpers import make_map
+
+    m = make_map(5, 3)
+    own = m.neighbor_table()
+    m2 = make_map(5, 3)
+    start, goal = "0101", "0503"
+    assert trace(m2, start, {goal}, neighbors=own) == trace(m, start, {goal})
+    assert len(trace(m, start, {goal}) or ()) == m.distance(start, goal) + 1
+    assert not vars(m2).get("_tables")
+    # a table without the links into the goal: no trace, whatever the map says
+    cut = {h: tuple(n for n in near if n != goal) for h, near in own.items()}
+    assert trace(m2, start, {goal}, neighbors=cut) is None
+    assert trace(m2, start, {goal}) is not None

@@ -385,3 +385,8 @@ class AdvanceStep(SideChoice):
                                              a.across, (*a.second, u)))
         return [Event(f"{u} advances {origin} to {dest}", "move", rule=self.rule,
                       hexes=(origin, dest), units=(u,)), *control_events(s, before)]
+
+
+#: this module's steps, which the step table (engines.backhand.sequence.STEPS) makes
+#: when the first of them is asked for
+STEPS = (CombatPhase(), Attackers(), Chit(), CRTRoll(), EventRoll(), Hits(), AdvanceStep())

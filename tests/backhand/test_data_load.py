@@ -1,0 +1,65 @@
+"""Backhand Blow's data as every command loads it (issue 35): what the load derives of
+the map and the order of battle is found without asking every hex or every unit again."""
+
+from __future__ import annotations
+
+import pytest
+
+from engines.backhand.data import ENGINE_ID, Data
+from engines.hexkit import ScenarioSet, load_scenario_dir
+from engines.hexkit.hexmap import HexMap
+
+
+def test_the_load_finds_the_cities_and_formations_without_asking_each_hex(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cities (3.1, 6.0's ZOC into a city) are the map's hexes with the feature, read
+    off the hexes that have features rather than asked of all 2,091 hexes; each German
+    formation (15.2) has its units in unit order, found in one pass over the units."""
+    data = load_scenario_dir(ENGINE_ID)
+    asked: list[str] = []
+    has_feature = HexMap.has_feature
+
+    def counted(self: HexMap, h: str, feature: str) -> bool:
+        asked.append(h)
+        return has_feature(self, h, feature)
+
+    monkeypatch.setattr(HexMap, "has_feature", counted)
+    fresh = Data(data)
+    assert asked == []
+    m = fresh.map
+    assert fresh.cities == tuple(h for h in m.ids if has_feature(m, h, "city"))
+    assert fresh.city_hexes == frozenset(fresh.cities) and "2510" in fresh.cities  # Kharkov
+    for fid, f in fresh.formations.items():
+        assert f.members == tuple(u for u, t in fresh.units.items() if t.formation == fid)
+    assert sum(len(f.members) for f in fresh.formations.values()) == sum(
+        1 for t in fresh.units.values() if t.formation)
+    assert all(len(f.members) > 1 for f in fresh.formations.values())
+
+
+def test_each_printed_steps_factors_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A counter's attack and defense per step (2.4) are parsed once for each printed
+    text, not once a counter's step (most counters share theirs), and each unit's
+    factors are its printed ones, full strength first."""
+    from engines.backhand import data as module
+
+    data = load_scenario_dir(ENGINE_ID)
+    texts: list[str] = []
+    parse = module._factors
+
+    def counted(text: str) -> tuple[int, int]:
+        texts.append(text)
+        return parse(text)
+
+    monkeypatch.setattr(module, "_factors", counted)
+    fresh = Data(data)
+    # the counters' texts, then the Uprising Forces' (17.0)
+    assert texts[-1] == doc_uprising(data) and len(texts[:-1]) == len(set(texts[:-1])) > 10
+    doc = data.doc("units.toml")
+    for side in ("soviet", "german"):
+        for uid, spec in doc.get_table(side).items():
+            assert fresh.units[uid].factors == tuple(parse(t) for t in spec["s"])
+    assert sum(len(t.factors) for t in fresh.units.values()) > 2 * len(set(texts))
+
+
+def doc_uprising(data: ScenarioSet) -> str:
+    return data.doc("units.toml").get_str("uprising", "factors")

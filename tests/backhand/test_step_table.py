@@ -1,0 +1,75 @@
+"""Backhand Blow's step table makes the Combat Phase's steps (16.0) with the first of them
+asked for (issue 35): a turn that fights no battle imports neither them nor the combat
+and retreat rules; the table is the one it was, name for name and in the same order."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from engines.backhand import ENGINE
+from engines.backhand.sequence import STEPS
+from pbem.steps import Choice
+
+#: the table's names in the order it had when every module was imported to build it
+ORDER = ["game", "turn", "new-turn", "weather", "rochade", "supply", "attrition", "vr-roll",
+         "vr-draw", "reinforce", "repl-roll", "replace", "refit-pay", "refit", "track",
+         "end-turn", "segment", "seg-run", "seg-open", "box-shift", "seg-c3i", "phase",
+         "seg-close", "fronts", "admin-in", "admin-place", "admin-out", "order", "c3i",
+         "activity", "split", "move", "move-to", "uprising", "combat", "attackers", "chit",
+         "crt", "event", "hits", "advance", "ersatz"]
+
+#: the modules a turn without a battle leaves unloaded
+COMBAT = ("engines.backhand.steps.fight", "engines.backhand.combat",
+          "engines.backhand.retreat")
+
+
+def test_the_table_names_every_step_in_its_order() -> None:
+    assert list(STEPS) == ORDER and len(STEPS) == len(ORDER)
+    assert all(name in STEPS for name in ORDER) and "no-such-step" not in STEPS
+    assert [STEPS[name].name for name in ORDER] == ORDER
+    with pytest.raises(KeyError):
+        STEPS["no-such-step"]
+    # the standing orders and decision kinds come out of every step, as before
+    assert ENGINE.decision_kinds() == tuple(sorted(
+        {STEPS[n].kind for n in ORDER if isinstance(STEPS[n], Choice)}))
+    assert [spec.kind for spec in ENGINE.standing_orders()] == list(dict.fromkeys(
+        STEPS[n].kind for n in ORDER if isinstance(STEPS[n], Choice) and STEPS[n].order))
+
+
+_TURN = """
+import sys
+from engines.backhand import ENGINE
+s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({{}}))
+
+def settle():
+    while s.is_chance():
+        r = s.chance_request()
+        s.apply_outcome(tuple(1 for _ in r.dice) if r.kind == "dice"
+                        else tuple(r.contents[:r.count]))
+
+# the phase order and C3I points (4.2 II.C, D), then a unit's move (15.0): no battle
+settle()
+while s.decision().kind != "move":
+    s.apply("order move-first" if s.decision().kind == "phase-order"
+            else s.legal_actions()[-1])
+    settle()
+s.apply(s.legal_actions()[0])
+s.apply(s.legal_actions()[0])
+settle()
+s.status_line(s.current_player())
+print(s.decision().kind, sorted(m for m in {combat!r} if m in sys.modules))
+s.steps["combat"]
+print(sorted(m for m in {combat!r} if m in sys.modules))
+"""
+
+
+def test_a_turn_without_a_battle_imports_no_step_of_the_combat_phase() -> None:
+    out = subprocess.run([sys.executable, "-c", _TURN.format(combat=COMBAT)],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    first, then = out.stdout.splitlines()
+    assert first.endswith(" []"), first
+    assert then == str(sorted(COMBAT))
