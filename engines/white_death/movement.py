@@ -14,7 +14,6 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
-from engines.hexkit.movement import region
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import _lose, defense, fire_value
@@ -497,6 +496,10 @@ def _rail_net(s: WDState, side: str, start: str) -> RailPart:
     got = parts.get(start)
     if got is not None:
         return got
+    # the kit's graph searches load with the first trace (issue 35: a turn that moves
+    # nothing by rail reads none of them)
+    from engines.hexkit.graph import region
+
     blocked = enemy_blocked(s, side)
     seen = tuple(region(s.map, [start], passable=lambda h: h not in blocked,
                         networks=RAILS))  # sorted
