@@ -1,8 +1,10 @@
-"""What a White Death turn loads of the hex kit (issue 35): the kit's movement costs,
-overlay, graph searches and line of sight (~7 M instructions to import) load where a rule
-first prices a move, traces a rail line or a line of sight, not with the engine. A turn
-at a decision that prices no move (the impulse's size, Rule 5) reads none of them; the
-movement phase that follows loads them and lists the same moves."""
+"""What a White Death turn loads (issue 35): the kit's movement costs, overlay, graph
+searches and line of sight (~7 M instructions to import) load where a rule first prices a
+move, traces a rail line or a line of sight, and the engine's rules of movement and
+barrages and its movement listing (~4 M) with the first action or listing of their decision,
+not with the engine. A turn at a decision that moves nothing (the impulse's size,
+Rule 5) reads none of them; the movement phase that follows loads what it uses and lists
+the moves."""
 
 from __future__ import annotations
 
@@ -10,9 +12,10 @@ import json
 import subprocess
 import sys
 
-#: the kit's modules a decision that prices no move has no use for
-LAZY = ("engines.hexkit.movement", "engines.hexkit.overlay", "engines.hexkit.graph",
-        "engines.hexkit.los")
+#: the modules a decision that moves nothing has no use for
+LAZY = ("engines.hexkit.graph", "engines.hexkit.los", "engines.hexkit.movement",
+        "engines.hexkit.overlay", "engines.white_death.artillery",
+        "engines.white_death.listing", "engines.white_death.movement")
 
 _SETTLE = """
 def settle(state):
@@ -54,15 +57,16 @@ def _run(code: str, stdin: str = "") -> list[str]:
     return out.stdout.splitlines()
 
 
-def test_a_decision_that_prices_no_move_loads_no_movement_module_of_the_kit() -> None:
+def test_a_decision_that_moves_nothing_loads_no_movement_module() -> None:
     snapshot = _run(_NEW)[-1]
     first, then = (json.loads(line) for line in _run(_TURN.format(lazy=LAZY), snapshot))
     phase, legal, loaded = first
     assert phase == "decision" and "impulse 3" in legal
     assert loaded == []
-    # the movement phase after it prices moves: the kit's modules load and the moves
-    # are listed (Rule 6)
+    # the movement phase after it lists moves (Rule 6): its rules load, with the kit's
+    # costs; no line of sight is traced, no barrage fired
     phase, moves, loaded = then
     assert phase == "movement"
     assert any(m.startswith("move ") for m in moves)
-    assert loaded == sorted(LAZY[:3])
+    assert loaded == [m for m in LAZY if m not in ("engines.hexkit.los",
+                                                   "engines.white_death.artillery")]
