@@ -8,6 +8,7 @@ point ``white-death = "engines.white_death:ENGINE"``).
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -19,6 +20,9 @@ from engines.white_death.state import WDState
 from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
 from pbem.steps import Choice
 
+#: the rule modules a turn command imports when its phase comes (decisions, sequence)
+PHASE_RULES = ("engines.white_death.movement", "engines.white_death.listing",
+               "engines.white_death.reinforcements", "engines.white_death.artillery")
 #: the order the manual presents them in
 ORDER = ("purkayev", "woehler", "first-relief", "second-relief", "final-relief", "campaign")
 
@@ -144,6 +148,13 @@ class WhiteDeath(Engine):
         # the set-up's module loads for a new game alone (issue 35: a turn command's import)
         from engines.white_death.placement import setup_initial
 
+        # a game made here is played or replayed from its start (a new game, an audit, a
+        # replay, selfplay): it will run every phase, so the rules a turn command loads
+        # only when its phase comes (movement, barrages: decisions, sequence) load now,
+        # before the game's own objects, as they did with the engine (loaded in the
+        # middle of an audit they moved its collector's full passes: +8 M instructions)
+        for module in PHASE_RULES:
+            importlib.import_module(module)
         state = WDState(self, scenario, dict(options))
         setup_initial(state)
         return state

@@ -44,6 +44,19 @@ class Listed(NamedTuple):
 
 
 @dataclass(frozen=True)
+class MoveArgs:
+    """The rest of a move that waits for the antitank fire at its exit (Rule 3.A): the
+    frame's arguments of the sequence's ``finish-move`` step (here, not in ``movement``,
+    so that the sequence names its steps without loading the movement rules)."""
+
+    uid: str = ""
+    frm: str = ""
+    to: str = ""
+    #: its cost in ticks (:data:`~engines.white_death.position.MP_TICKS`)
+    cost: int = 0
+
+
+@dataclass(frozen=True)
 class DieArgs:
     """A die of the game (all are 1d6) and what its rule needs to apply the result: the
     request's purpose and rule, and the fields of the handler's rule."""

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
-from engines.hexkit.movement import region
 from engines.white_death import rules
-from engines.white_death.base import DieArgs, other
+from engines.white_death.base import DieArgs, MoveArgs, other
 from engines.white_death.combat import _lose, defense, fire_value
 from engines.white_death.notation import MOVE, act, fmt_amount
 from engines.white_death.position import MP_TICKS, U
@@ -59,17 +57,6 @@ class RailPart(NamedTuple):
     members: frozenset[str]
     towns: tuple[str, ...]  # where weapons and AFVs may detrain
     to_edge: bool  # it reaches a friendly edge
-
-
-@dataclass(frozen=True)
-class MoveArgs:
-    """The rest of a move that waits for the antitank fire at its exit (Rule 3.A)."""
-
-    uid: str = ""
-    frm: str = ""
-    to: str = ""
-    #: its cost in ticks (:data:`~engines.white_death.position.MP_TICKS`)
-    cost: int = 0
 
 
 def _movement_candidates(
@@ -497,6 +484,10 @@ def _rail_net(s: WDState, side: str, start: str) -> RailPart:
     got = parts.get(start)
     if got is not None:
         return got
+    # the kit's graph searches load with the first trace (issue 35: a turn that moves
+    # nothing by rail reads none of them)
+    from engines.hexkit.graph import region
+
     blocked = enemy_blocked(s, side)
     seen = tuple(region(s.map, [start], passable=lambda h: h not in blocked,
                         networks=RAILS))  # sorted

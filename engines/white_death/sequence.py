@@ -18,14 +18,10 @@ one of its entries), and the step at hand with whatever it queued.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engines.white_death.artillery import (
-    _barrage_done,
-    _barrage_morale,
-    _on_barrage,
-    barrage_phase_due,
-)
 from engines.white_death.assault import (
     HexArgs,
     _assault_done,
@@ -33,7 +29,7 @@ from engines.white_death.assault import (
     _open_combat,
     _resolve_next,
 )
-from engines.white_death.base import DieArgs
+from engines.white_death.base import DieArgs, MoveArgs
 from engines.white_death.combat import _fright_checks, _on_mc
 from engines.white_death.decisions import (
     Advance,
@@ -46,8 +42,6 @@ from engines.white_death.decisions import (
     Stage,
     VLSupply,
 )
-from engines.white_death.movement import MoveArgs, _finish_move_after_fire, _on_brandenburg, _on_ice
-from engines.white_death.reinforcements import _on_answer, _on_flieger
 from engines.white_death.supply import _on_airdrop, _supply_points, _vl_avoid_possible
 from engines.white_death.turns import (
     _end_impulse,
@@ -63,6 +57,20 @@ from pbem.steps import Entry, Flow, Frame, NoArgs, Procedure, Roll, Sequence, st
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
+
+# The rules of movement, of barrages (``artillery``) and of reinforcements are imported
+# by the steps that run them, where they run: a command in a combat phase (a fire, an
+# advance) runs none of them, and loading them was ~4 M instructions of every such turn
+# command (issue 35).
+
+
+@functools.cache
+def _barrage_due() -> Callable[[WDState], bool]:
+    """Rule 11.B's test whether the impulse has a barrage phase, asked every impulse:
+    found once (the import statement each time cost 5k instructions)."""
+    from engines.white_death.artillery import barrage_phase_due
+
+    return barrage_phase_due
 
 
 # ------------------------------------------------------------------ kinds of step
@@ -208,7 +216,7 @@ class Impulse(WDSequence):
         Entry("Rule 17", "start-impulse"),
         Entry("Rule 5", "impulse-decision"),
         Entry("Rule 6", "movement"),
-        Entry("Rule 11.B", "barrage", lambda s: barrage_phase_due(s)),
+        Entry("Rule 11.B", "barrage", lambda s: _barrage_due()(s)),
         Entry("Rule 11.B.2.B", "barrage-end"),
         Entry("Rule 5", "combat"),
         Entry("Rule 5", "end-impulse"),
@@ -230,6 +238,8 @@ class Flieger(WDRoll):
     name, rule = "flieger", "Rule 17.F"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        from engines.white_death.reinforcements import _on_flieger
+
         return _on_flieger(s, roll)
 
 
@@ -237,6 +247,8 @@ class Answer(WDRoll):
     name, rule = "answer", "Rule 17.F"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        from engines.white_death.reinforcements import _on_answer
+
         return _on_answer(s, args, roll)
 
 
@@ -245,6 +257,8 @@ class FinishMove(WDProcedure):
     Args = MoveArgs
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        from engines.white_death.movement import _finish_move_after_fire
+
         flow.end()
         return _finish_move_after_fire(s, args)
 
@@ -253,6 +267,8 @@ class Ice(WDRoll):
     name, rule = "ice", "Rule 13"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        from engines.white_death.movement import _on_ice
+
         return _on_ice(s, args, roll)
 
 
@@ -260,6 +276,8 @@ class Brandenburg(WDRoll):
     name, rule = "brandenburg", "Rule 21.B"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        from engines.white_death.movement import _on_brandenburg
+
         return _on_brandenburg(s, args, roll)
 
 
@@ -297,6 +315,8 @@ class BarrageRoll(WDRoll):
     phase = "barrage"
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        from engines.white_death.artillery import _on_barrage
+
         return _on_barrage(s, args, roll)
 
 
@@ -306,6 +326,8 @@ class BarrageDone(WDProcedure):
     name, rule = "barrage-done", "Rule 11.B.2.B"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        from engines.white_death.artillery import _barrage_done
+
         flow.end()
         return _barrage_done(s)
 
@@ -317,6 +339,8 @@ class BarrageEnd(WDProcedure):
     phase = "barrage"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        from engines.white_death.artillery import _barrage_morale
+
         flow.end()
         _barrage_morale(s)
         return []

@@ -23,14 +23,17 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from engines.hexkit.hexmap import HexMap
-from engines.hexkit.los import line_of_sight
-from engines.hexkit.movement import MoveClass, StepCosts
-from engines.hexkit.overlay import OverlaidMap, Overlay
 from engines.white_death.data import ALIASES, Catalog
 from engines.white_death.position import MP_TICKS
 from pbem.errors import ScenarioError
 
 if TYPE_CHECKING:
+    # the kit's movement costs, overlay and line of sight (with the graph searches and the
+    # pricer they bring: ~7 M instructions) load where first used: a command whose
+    # decision prices no move and traces no line (a fire, an advance, a supply answer)
+    # reads none of them (issue 35)
+    from engines.hexkit.movement import MoveClass, StepCosts
+    from engines.hexkit.overlay import OverlaidMap, Overlay
     from engines.white_death.state import WDState
 
 #: the networks a move runs along at the road's rate (Rule 7; Rule 8's railroads too)
@@ -287,6 +290,8 @@ class Terrain:
         A line along a hexside is blocked only if blocked on both sides."""
         got = self._los.get((a, b))
         if got is None:
+            from engines.hexkit.los import line_of_sight
+
             got = self._los[(a, b)] = line_of_sight(
                 self.map, a, b, blocks=self.is_town_or_forest, hexside_rule="both",
                 slope="slope").clear
@@ -345,6 +350,8 @@ class Terrain:
         return got
 
     def _compile(self, mob: str, frozen: bool, bridges: frozenset[str]) -> Compiled:
+        from engines.hexkit.movement import StepCosts
+
         view: HexMap | OverlaidMap = self.map
         if not frozen or bridges:
             view = self.move_view(frozen, bridges)
@@ -394,6 +401,8 @@ class Terrain:
         costs the chart's second number (``leave_features``); Rule 13's lake hexsides add
         their weather's cost or prohibit (``hexside``, thaw names from :meth:`move_view`).
         """
+        from engines.hexkit.movement import MoveClass
+
         m = self.map
         tables = self.cat.tables
         mv = tables.movement
@@ -463,10 +472,14 @@ class Terrain:
         key = (frozen, tuple(sorted(bridges)))
         got = self._views.get(key)
         if got is None:
+            from engines.hexkit.overlay import OverlaidMap
+
             got = self._views[key] = OverlaidMap(self.map, self._move_overlay(frozen, key[1]))
         return got
 
     def _move_overlay(self, frozen: bool, bridges: tuple[str, ...]) -> Overlay:
+        from engines.hexkit.overlay import Overlay
+
         m = self.map
         removed: dict[str, set[str]] = {}
         links: set[tuple[str, str]] = set()

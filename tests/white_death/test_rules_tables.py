@@ -126,3 +126,21 @@ def test_every_stand_in_is_marked(engine: WhiteDeath) -> None:
         assert ("tables.toml", key) in where, key
     assert ("units.toml", "types") in where
     assert ("schedule.toml", "common") in where
+
+
+def test_7_a_table_number_written_alike_is_one_fraction(engine: WhiteDeath) -> None:
+    """The Terrain Effects Chart (Rule 7) and the Unit Identification Chart (Rule 2)
+    write the same few numbers many times ("1", "2", "1/2"): each text is read into one
+    Fraction, shared by every place that writes it (issue 35: parsing them one by one
+    was 1.6 M instructions of every command that loads the catalog), and equal to what
+    the text says."""
+    t = cat(engine).tables
+    costs = [c.enter for row in t.movement.values() for c in row.values()
+             if c.enter is not None]
+    ones = [c for c in costs if c == 1]
+    assert len(ones) > 1 and all(c is ones[0] for c in ones)
+    assert {Fraction(1, 2), Fraction(1)} <= set(costs)
+    types = cat(engine).types.values()
+    by_value: dict[Fraction, Fraction] = {}
+    for u in types:
+        assert by_value.setdefault(u.cf, u.cf) is u.cf

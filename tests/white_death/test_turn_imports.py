@@ -1,0 +1,72 @@
+"""What a White Death turn loads (issue 35): the kit's movement costs, overlay, graph
+searches and line of sight (~7 M instructions to import) load where a rule first prices a
+move, traces a rail line or a line of sight, and the engine's rules of movement and
+barrages and its movement listing (~4 M) with the first action or listing of their decision,
+not with the engine. A turn at a decision that moves nothing (the impulse's size,
+Rule 5) reads none of them; the movement phase that follows loads what it uses and lists
+the moves."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+#: the modules a decision that moves nothing has no use for
+LAZY = ("engines.hexkit.graph", "engines.hexkit.los", "engines.hexkit.movement",
+        "engines.hexkit.overlay", "engines.white_death.artillery",
+        "engines.white_death.listing", "engines.white_death.movement")
+
+_SETTLE = """
+def settle(state):
+    while state.is_chance():
+        r = state.chance_request()
+        state.apply_outcome(tuple(1 for _ in r.dice) if r.kind == "dice"
+                            else tuple(r.contents[:r.count]))
+"""
+
+_NEW = _SETTLE + """
+import json
+from engines.white_death import ENGINE
+state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+settle(state)
+print(json.dumps(state.snapshot()))
+"""
+
+_TURN = _SETTLE + """
+import json, sys
+from engines.white_death import ENGINE
+state = ENGINE.restore(json.loads(sys.stdin.read()))
+side = state.current_player()
+legal = state.legal_actions()
+state.status_line(side)
+state.counters(side)
+print(json.dumps([state.phase, [a.notation() for a in legal],
+                  sorted(m for m in {lazy!r} if m in sys.modules)]))
+state.apply(state.parse_action("impulse 3"))
+settle(state)
+moves = [a.notation() for a in state.legal_actions()]
+print(json.dumps([state.phase, moves, sorted(m for m in {lazy!r} if m in sys.modules)]))
+"""
+
+
+def _run(code: str, stdin: str = "") -> list[str]:
+    out = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()
+
+
+def test_a_decision_that_moves_nothing_loads_no_movement_module() -> None:
+    snapshot = _run(_NEW)[-1]
+    first, then = (json.loads(line) for line in _run(_TURN.format(lazy=LAZY), snapshot))
+    phase, legal, loaded = first
+    assert phase == "decision" and "impulse 3" in legal
+    assert loaded == []
+    # the movement phase after it lists moves (Rule 6): its rules load, with the kit's
+    # costs; no line of sight is traced, no barrage fired
+    phase, moves, loaded = then
+    assert phase == "movement"
+    assert any(m.startswith("move ") for m in moves)
+    assert loaded == [m for m in LAZY if m not in ("engines.hexkit.los",
+                                                   "engines.white_death.artillery")]
