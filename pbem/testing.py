@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbem import canonical
 from pbem.engine import Action, ChanceRequest, Engine, Outcome, State
 from pbem.errors import IllegalAction, PbemError
-from pbem.steps import StepState
+from pbem.steps import Choice, StepState
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Mapping
 
     from pbem.session import Game
 
@@ -88,6 +88,37 @@ class PlayoutReport:
     result: str = ""
     digest: str = ""
     history: list[tuple[str, object]] = field(default_factory=list)
+
+
+def settle(state: State) -> None:
+    """Answer every roll ``state`` waits for with ones, and a draw with the cup's first
+    counters: the plainest way past chance to the next decision, for a test that walks a
+    game to a position (what a turn there imports, for one) rather than plays it."""
+    while state.is_chance():
+        r = state.chance_request()
+        state.apply_outcome(tuple(1 for _ in r.dice) if r.kind == "dice"
+                            else tuple(r.contents[:r.count]))
+
+
+def check_step_table(engine: Engine, steps: Mapping[str, Any], order: list[str]) -> None:
+    """An engine's step table names ``order``'s steps, in that order, each the step of its
+    name, and refuses any other name; the engine's decision kinds and standing orders come
+    out of its steps: a table that makes a phase's steps when first asked for
+    (:class:`pbem.steps.LazyStepTable`) must be the table it stands for, name for name."""
+    assert list(steps) == order
+    assert len(steps) == len(order)
+    assert all(name in steps for name in order) and "no-such-step" not in steps
+    assert [steps[name].name for name in order] == order
+    try:
+        steps["no-such-step"]
+    except KeyError:
+        pass
+    else:
+        raise AssertionError("the step table gave a step for a name it does not have")
+    choices = [steps[n] for n in order if isinstance(steps[n], Choice)]
+    assert engine.decision_kinds() == tuple(sorted({c.kind for c in choices}))
+    assert [spec.kind for spec in engine.standing_orders()] == list(dict.fromkeys(
+        c.kind for c in choices if c.order))
 
 
 def check_snapshot(engine: Engine, state: State) -> None:

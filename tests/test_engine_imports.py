@@ -49,11 +49,7 @@ CASES = {
 
 #: answers every pending roll with ones (a draw with the cup's first counters)
 _SETTLE = """
-def settle(state):
-    while state.is_chance():
-        r = state.chance_request()
-        state.apply_outcome(tuple(1 for _ in r.dice) if r.kind == "dice"
-                            else tuple(r.contents[:r.count]))
+from pbem.testing import settle
 """
 
 _NEW = _SETTLE + """

@@ -7,11 +7,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
-
 from engines.backhand import ENGINE
 from engines.backhand.sequence import STEPS
-from pbem.steps import Choice
+from pbem.testing import check_step_table
 
 #: the table's names in the order it had when every module was imported to build it
 ORDER = ["game", "turn", "new-turn", "weather", "rochade", "supply", "attrition", "vr-roll",
@@ -27,38 +25,25 @@ COMBAT = ("engines.backhand.steps.fight", "engines.backhand.combat",
 
 
 def test_the_table_names_every_step_in_its_order() -> None:
-    assert list(STEPS) == ORDER and len(STEPS) == len(ORDER)
-    assert all(name in STEPS for name in ORDER) and "no-such-step" not in STEPS
-    assert [STEPS[name].name for name in ORDER] == ORDER
-    with pytest.raises(KeyError):
-        STEPS["no-such-step"]
-    # the standing orders and decision kinds come out of every step, as before
-    assert ENGINE.decision_kinds() == tuple(sorted(
-        {STEPS[n].kind for n in ORDER if isinstance(STEPS[n], Choice)}))
-    assert [spec.kind for spec in ENGINE.standing_orders()] == list(dict.fromkeys(
-        STEPS[n].kind for n in ORDER if isinstance(STEPS[n], Choice) and STEPS[n].order))
+    # and the standing orders and decision kinds come out of every step, as before
+    check_step_table(ENGINE, STEPS, ORDER)
 
 
 _TURN = """
 import sys
 from engines.backhand import ENGINE
 s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({{}}))
-
-def settle():
-    while s.is_chance():
-        r = s.chance_request()
-        s.apply_outcome(tuple(1 for _ in r.dice) if r.kind == "dice"
-                        else tuple(r.contents[:r.count]))
+from pbem.testing import settle
 
 # the phase order and C3I points (4.2 II.C, D), then a unit's move (15.0): no battle
-settle()
+settle(s)
 while s.decision().kind != "move":
     s.apply("order move-first" if s.decision().kind == "phase-order"
             else s.legal_actions()[-1])
-    settle()
+    settle(s)
 s.apply(s.legal_actions()[0])
 s.apply(s.legal_actions()[0])
-settle()
+settle(s)
 s.status_line(s.current_player())
 print(s.decision().kind, sorted(m for m in {combat!r} if m in sys.modules))
 s.steps["combat"]

@@ -32,11 +32,7 @@ OTHER_PHASES = (
 _SETTLE = """
 import json, sys
 from engines.motherland import ENGINE
-def settle(state):
-    while state.is_chance():
-        r = state.chance_request()
-        state.apply_outcome(tuple(1 for _ in r.dice) if r.kind == "dice"
-                            else tuple(r.contents[:r.count]))
+from pbem.testing import settle
 """
 
 #: Operation Uranus played by each decision's last option to the Soviet Combat Phase

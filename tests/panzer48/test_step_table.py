@@ -14,7 +14,8 @@ from engines.panzer48 import ENGINE
 from engines.panzer48.sequence import ELSEWHERE, STEPS
 from engines.panzer48.state import P48State
 from pbem.setup import setup
-from pbem.steps import Choice, LazyStepTable
+from pbem.steps import LazyStepTable
+from pbem.testing import check_step_table
 
 #: the table's names in the order it had when every module was imported to build it
 ORDER = ["game", "turn", "player-turn", "prepared-phase", "movement-phase",
@@ -30,17 +31,8 @@ OTHER_PHASES = ("engines.panzer48.steps.setup", "engines.panzer48.steps.movement
 
 
 def test_the_table_names_every_step_in_its_order() -> None:
-    assert list(STEPS) == ORDER
-    assert len(STEPS) == len(ORDER)
-    assert all(name in STEPS for name in ORDER) and "no-such-step" not in STEPS
-    assert [STEPS[name].name for name in ORDER] == ORDER
-    with pytest.raises(KeyError):
-        STEPS["no-such-step"]
-    # the standing orders and decision kinds come out of every step, as before
-    assert ENGINE.decision_kinds() == tuple(sorted(
-        {STEPS[n].kind for n in ORDER if isinstance(STEPS[n], Choice)}))
-    assert [spec.kind for spec in ENGINE.standing_orders()] == list(dict.fromkeys(
-        STEPS[n].kind for n in ORDER if isinstance(STEPS[n], Choice) and STEPS[n].order))
+    # and the standing orders and decision kinds come out of every step, as before
+    check_step_table(ENGINE, STEPS, ORDER)
 
 
 def test_a_module_that_makes_other_steps_than_the_table_names_is_refused(

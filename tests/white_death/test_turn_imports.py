@@ -18,11 +18,7 @@ LAZY = ("engines.hexkit.graph", "engines.hexkit.los", "engines.hexkit.movement",
         "engines.white_death.listing", "engines.white_death.movement")
 
 _SETTLE = """
-def settle(state):
-    while state.is_chance():
-        r = state.chance_request()
-        state.apply_outcome(tuple(1 for _ in r.dice) if r.kind == "dice"
-                            else tuple(r.contents[:r.count]))
+from pbem.testing import settle
 """
 
 _NEW = _SETTLE + """
