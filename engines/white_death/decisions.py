@@ -22,6 +22,8 @@ from pbem.grammar import Act
 from pbem.steps import NON_PHASING, PHASING, Choice, Flow
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from engines.white_death.state import WDState
 
 #: an action's check by its rule, and its effect
@@ -35,42 +37,35 @@ Effect = Callable[["WDState", Act], list[Event]]
 # such command). Each decision's kinds of action map to their rule's check and effect,
 # made once.
 
+def _rules_of(kinds: Mapping[str, ModuleType]) -> tuple[dict[str, Check], dict[str, Effect]]:
+    """Each kind of action's check and effect, ``check_KIND`` and ``do_KIND`` of the rule
+    module it names (a hyphen in the kind is an underscore in the function's name)."""
+    checks: dict[str, Check] = {}
+    effects: dict[str, Effect] = {}
+    for kind, module in kinds.items():
+        name = kind.replace("-", "_")
+        checks[kind] = getattr(module, f"check_{name}")
+        effects[kind] = getattr(module, f"do_{name}")
+    return checks, effects
+
+
 @functools.cache
 def _movement_rules() -> tuple[dict[str, Check], dict[str, Effect]]:
     from engines.white_death import movement, reinforcements
 
-    checks: dict[str, Check] = {
-        "move": movement.check_move, "lead": movement.check_lead,
-        "enter": reinforcements.check_enter, "deploy": movement.check_deploy,
-        "entrain": movement.check_entrain, "rail": movement.check_rail,
-        "assault": movement.check_assault, "build": movement.check_build,
-        "demolish": movement.check_demolish, "replace": reinforcements.check_replace,
-        "repair": reinforcements.check_repair, "refit": reinforcements.check_refit,
-        "end-movement": movement.check_end_movement}
-    effects: dict[str, Effect] = {
-        "move": movement.do_move, "lead": movement.do_lead,
-        "enter": reinforcements.do_enter, "deploy": movement.do_deploy,
-        "entrain": movement.do_entrain, "rail": movement.do_rail,
-        "assault": movement.do_assault, "build": movement.do_build,
-        "demolish": movement.do_demolish, "replace": reinforcements.do_replace,
-        "repair": reinforcements.do_repair, "refit": reinforcements.do_refit,
-        "end-movement": movement.do_end_movement}
-    return checks, effects
+    return _rules_of({
+        "move": movement, "lead": movement, "enter": reinforcements, "deploy": movement,
+        "entrain": movement, "rail": movement, "assault": movement, "build": movement,
+        "demolish": movement, "replace": reinforcements, "repair": reinforcements,
+        "refit": reinforcements, "end-movement": movement})
 
 
 @functools.cache
 def _barrage_rules() -> tuple[dict[str, Check], dict[str, Effect]]:
     from engines.white_death import artillery
 
-    checks: dict[str, Check] = {
-        "barrage": artillery.check_barrage, "fire-barrage": artillery.check_fire_barrage,
-        "fire-barrage-half": artillery.check_fire_barrage_half,
-        "end-barrage": artillery.check_end_barrage}
-    effects: dict[str, Effect] = {
-        "barrage": artillery.do_barrage, "fire-barrage": artillery.do_fire_barrage,
-        "fire-barrage-half": artillery.do_fire_barrage_half,
-        "end-barrage": artillery.do_end_barrage}
-    return checks, effects
+    return _rules_of(dict.fromkeys(
+        ("barrage", "fire-barrage", "fire-barrage-half", "end-barrage"), artillery))
 
 
 @dataclass(frozen=True)
