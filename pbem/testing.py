@@ -121,6 +121,37 @@ def check_step_table(engine: Engine, steps: Mapping[str, Any], order: list[str])
         c.kind for c in choices if c.order))
 
 
+_COUNT_COMPILES = """
+import builtins, json
+{first}
+real, seen = builtins.compile, []
+def counting(source, *args, **kwargs):
+    if isinstance(source, str):
+        seen.append(source)
+    return real(source, *args, **kwargs)
+builtins.compile = counting
+{then}
+print(json.dumps(seen))
+"""
+
+
+def compiled_at_import(then: str, first: str = "") -> list[str]:
+    """The texts a fresh interpreter compiles while it runs ``then`` (imports, mostly),
+    after ``first`` ran uncounted: a ``typing.NamedTuple``'s or a TypeVar bound's string
+    annotation shows here, compiled into a ForwardRef on every command that loads the
+    module (issue 35: about 0.15 M instructions each)."""
+    import json
+    import subprocess
+    import sys
+
+    code = _COUNT_COMPILES.format(first=first, then=then)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise AssertionError(out.stderr)
+    seen: list[str] = json.loads(out.stdout.splitlines()[-1])
+    return seen
+
+
 def check_snapshot(engine: Engine, state: State) -> None:
     """The snapshot is canonical, restores to the same digest and the same choices."""
     snap = state.snapshot()

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from pbem.testing import compiled_at_import
+
 
 def _run(code: str) -> list[str]:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -55,17 +57,9 @@ def test_an_invite_without_a_pace_loads_no_pace_module() -> None:
 def test_loading_the_runtime_and_the_kits_data_compiles_no_annotation() -> None:
     """The runtime's TypeVar bound is mypy's alone: at run time typing compiled its text
     into a ForwardRef on every command that loads a game (issue 35)."""
-    probe = (
-        "import builtins, typing, pbem.engine, pbem.codec, pbem.canonical\n"
-        "real, seen = builtins.compile, []\n"
-        "def counting(source, *args, **kwargs):\n"
-        "    if isinstance(source, str):\n"
-        "        seen.append(source)\n"
-        "    return real(source, *args, **kwargs)\n"
-        "builtins.compile = counting\n"
-        "import pbem.steps\n"
-        "print(seen, pbem.steps.S.__name__)\n")
-    assert _run(probe) == ["[] S"]
+    assert compiled_at_import(
+        "import pbem.steps\nassert pbem.steps.S.__name__ == 'S'",
+        first="import typing, pbem.engine, pbem.codec, pbem.canonical") == []
 
 
 def test_the_kits_code_digest_sorts_names_not_paths(monkeypatch) -> None:

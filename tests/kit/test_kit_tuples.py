@@ -6,8 +6,6 @@ the class form's tuples did."""
 from __future__ import annotations
 
 import pickle
-import subprocess
-import sys
 from collections.abc import Hashable
 from typing import NamedTuple
 
@@ -16,6 +14,7 @@ import pytest
 from engines.hexkit.facts import Placed
 from engines.hexkit.geometry import DIRECTIONS, Cube, cube_of
 from engines.hexkit.hexid import HexId
+from pbem.testing import compiled_at_import
 
 
 class ClassCube(NamedTuple):
@@ -64,37 +63,17 @@ def test_the_cube_keeps_its_arithmetic() -> None:
 
 
 def test_loading_the_kit_tuples_compiles_no_annotation() -> None:
-    probe = (
-        "import builtins, typing, pbem.memo, engines.hexkit.hexid, engines.hexkit.shared\n"
-        "import engines.hexkit.hexmap\n"
-        "real, seen = builtins.compile, []\n"
-        "def counting(source, *args, **kwargs):\n"
-        "    if isinstance(source, str):\n"
-        "        seen.append(source)\n"
-        "    return real(source, *args, **kwargs)\n"
-        "builtins.compile = counting\n"
-        "import engines.hexkit.geometry, engines.hexkit.facts\n"
-        "print(seen)\n")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         check=True)
-    assert out.stdout.strip() == "[]"
+    assert compiled_at_import(
+        "import engines.hexkit.geometry, engines.hexkit.facts",
+        first="import typing, pbem.memo, engines.hexkit.hexid, engines.hexkit.shared\n"
+              "import engines.hexkit.hexmap") == []
 
 
 def test_loading_the_kits_movement_compiles_no_annotation() -> None:
     """Its cost TypeVar's bound is mypy's alone (issue 35: typing compiled it at import)."""
-    probe = (
-        "import builtins, sys, typing, fractions\n"
-        "import engines.hexkit.graph, engines.hexkit.hexmap, engines.hexkit.odds\n"
-        "import engines.hexkit.tables, engines.hexkit.zoc, engines.hexkit.geometry\n"
-        "assert 'engines.hexkit.movement' not in sys.modules\n"
-        "real, seen = builtins.compile, []\n"
-        "def counting(source, *args, **kwargs):\n"
-        "    if isinstance(source, str):\n"
-        "        seen.append(source)\n"
-        "    return real(source, *args, **kwargs)\n"
-        "builtins.compile = counting\n"
-        "import engines.hexkit.movement\n"
-        "print(seen)\n")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         check=True)
-    assert out.stdout.strip() == "[]"
+    assert compiled_at_import(
+        "import engines.hexkit.movement",
+        first="import sys, typing, fractions\n"
+              "import engines.hexkit.graph, engines.hexkit.hexmap, engines.hexkit.odds\n"
+              "import engines.hexkit.tables, engines.hexkit.zoc, engines.hexkit.geometry\n"
+              "assert 'engines.hexkit.movement' not in sys.modules") == []
