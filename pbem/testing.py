@@ -121,6 +121,21 @@ def check_step_table(engine: Engine, steps: Mapping[str, Any], order: list[str])
         c.kind for c in choices if c.order))
 
 
+def fresh_run(code: str, given: str | None = None) -> list[str]:
+    """What a fresh interpreter prints, line by line, running ``code`` with ``given`` on
+    its standard input: what a command in a new process imports or builds, which the
+    test's own process (every module already loaded) cannot show.  A run that fails
+    fails the test with its error."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], input=given, capture_output=True,
+                         text=True)
+    if out.returncode != 0:
+        raise AssertionError(out.stderr)
+    return out.stdout.splitlines()
+
+
 _COUNT_COMPILES = """
 import builtins, json
 {first}
@@ -141,14 +156,8 @@ def compiled_at_import(then: str, first: str = "") -> list[str]:
     annotation shows here, compiled into a ForwardRef on every command that loads the
     module (issue 35: about 0.15 M instructions each)."""
     import json
-    import subprocess
-    import sys
 
-    code = _COUNT_COMPILES.format(first=first, then=then)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise AssertionError(out.stderr)
-    seen: list[str] = json.loads(out.stdout.splitlines()[-1])
+    seen: list[str] = json.loads(fresh_run(_COUNT_COMPILES.format(first=first, then=then))[-1])
     return seen
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
+
+from pbem.testing import fresh_run
 
 #: engine package, scenario, the modules a restored game's turn must not load, and what
 #: a new game (``s``) does that loads them all
@@ -80,10 +80,7 @@ print(json.dumps(sorted(m for m in {forbidden!r} if m in sys.modules)))
 
 
 def _run_all(code: str, stdin: str = "") -> list[str]:
-    out = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
-                         text=True)
-    assert out.returncode == 0, out.stderr
-    return out.stdout.splitlines()
+    return fresh_run(code, stdin)
 
 
 def _run(code: str, stdin: str = "") -> str:

@@ -4,12 +4,9 @@ and retreat rules; the table is the one it was, name for name and in the same or
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 from engines.backhand import ENGINE
 from engines.backhand.sequence import STEPS
-from pbem.testing import check_step_table
+from pbem.testing import check_step_table, fresh_run
 
 #: the table's names in the order it had when every module was imported to build it
 ORDER = ["game", "turn", "new-turn", "weather", "rochade", "supply", "attrition", "vr-roll",
@@ -52,9 +49,7 @@ print(sorted(m for m in {combat!r} if m in sys.modules))
 
 
 def test_a_turn_without_a_battle_imports_no_step_of_the_combat_phase() -> None:
-    out = subprocess.run([sys.executable, "-c", _TURN.format(combat=COMBAT)],
-                         capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    first, then = out.stdout.splitlines()
+    out_lines = fresh_run(_TURN.format(combat=COMBAT))
+    first, then = out_lines
     assert first.endswith(" []"), first
     assert then == str(sorted(COMBAT))

@@ -4,16 +4,11 @@ with the first clone, the pace's module with the first invite that has a pace.""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-from pbem.testing import compiled_at_import
+from pbem.testing import compiled_at_import, fresh_run
 
 
 def _run(code: str) -> list[str]:
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    return out.stdout.splitlines()
+    return fresh_run(code)
 
 
 def test_a_game_restored_listed_and_moved_loads_no_typed_copy() -> None:

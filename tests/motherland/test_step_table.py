@@ -6,7 +6,6 @@ movement, supply or administrative steps, and the table reads as the eager one d
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from typing import Any
 
@@ -16,6 +15,7 @@ from engines.hexkit.scenario import Doc
 from engines.motherland import ENGINE, MotherlandEngine, data
 from engines.motherland.steps import ELSEWHERE, STEPS
 from pbem.steps import Step
+from pbem.testing import fresh_run
 
 #: the steps of the phases a Combat Phase turn never reaches, their rules (5.0, 5.3, 5.5,
 #: 7.0, 9.0, 10.0, 12.0, 17.0, 21.0) and their frames' arguments, and the kit's hex-number
@@ -64,10 +64,7 @@ print(json.dumps(sorted(m for m in {forbidden!r} if m in sys.modules) + built))
 
 
 def _run(code: str, stdin: str = "") -> str:
-    out = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
-                         text=True)
-    assert out.returncode == 0, out.stderr
-    return out.stdout.splitlines()[-1]
+    return fresh_run(code, stdin)[-1]
 
 
 def test_a_combat_phase_turn_loads_no_step_or_rule_of_another_phase() -> None:
@@ -91,9 +88,8 @@ def test_asking_for_a_step_by_name_loads_only_its_phase() -> None:
              "    return [m for m in mods if 'engines.motherland.steps.' + m in sys.modules]\n"
              "print(loaded(), 'move' in STEPS, 'nothing' in STEPS, len(STEPS), loaded())\n"
              "print(STEPS['move'].kind, loaded())\n")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["[] True False 54 []", "movement ['movement']"]
+    out_lines = fresh_run(probe)
+    assert out_lines == ["[] True False 54 []", "movement ['movement']"]
 
 
 def test_the_table_names_every_step_of_its_modules_in_order() -> None:
@@ -200,9 +196,8 @@ def test_an_ending_is_parsed_when_first_listed_not_when_its_step_is_made() -> No
              "end = STEPS['combat'].ending_for(None, None)\n"
              "print(end, compiled(), end is STEPS['combat'].ending_for(None, None))\n"
              "print(STEPS['advance'].ending_for(None, None), STEPS['reinf'].ended())\n")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["False", "end combat True True",
+    out_lines = fresh_run(probe)
+    assert out_lines == ["False", "end combat True True",
                                        "end advance end reinforcements"]
 
 

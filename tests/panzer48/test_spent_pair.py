@@ -6,8 +6,6 @@ writes for a Fraction, so that a turn command that prices no move imports no fra
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 
 import pytest
@@ -17,6 +15,7 @@ from engines.panzer48.state import P48State
 from pbem import canonical, codec
 from pbem.errors import FormatError
 from pbem.setup import setup
+from pbem.testing import fresh_run
 
 
 def state(text: str) -> P48State:
@@ -102,10 +101,8 @@ def test_a_fire_is_listed_and_resolved_without_fractions() -> None:
               'combat = { hex = "2036", attacker = "soviet", prepared = false, '
               'stage = "attack", attackers = ["44MR", "14MR"], defenders = ["Adam"] }\n'
               'at = { "Adam" = "2036", "44MR" = "2035", "14MR" = "2035" }')
-    out = subprocess.run([sys.executable, "-c", _TURN], input=json.dumps(s.snapshot()),
-                         capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    loaded, legal, told = json.loads(out.stdout)
+    out_lines = fresh_run(_TURN, json.dumps(s.snapshot()))
+    loaded, legal, told = json.loads("\n".join(out_lines))
     assert "fire 44MR Adam" in legal
     assert any("value" in t for t in told), told
     assert loaded is False

@@ -5,8 +5,6 @@ the movement's nor the retreat's steps; the table is the one it was, name for na
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
@@ -15,7 +13,7 @@ from engines.panzer48.sequence import ELSEWHERE, STEPS
 from engines.panzer48.state import P48State
 from pbem.setup import setup
 from pbem.steps import LazyStepTable
-from pbem.testing import check_step_table
+from pbem.testing import check_step_table, fresh_run
 
 #: the table's names in the order it had when every module was imported to build it
 ORDER = ["game", "turn", "player-turn", "prepared-phase", "movement-phase",
@@ -71,10 +69,8 @@ def test_a_prepared_attack_s_fire_loads_no_step_of_another_phase() -> None:
     assert isinstance(s, P48State)
     assert [f.step for f in s.stack] == ["game", "turn", "player-turn", "prepared",
                                          "attack-fire"]
-    out = subprocess.run([sys.executable, "-c", _TURN.format(modules=OTHER_PHASES)],
-                         input=json.dumps(s.snapshot()), capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert json.loads(out.stdout) == []
+    out_lines = fresh_run(_TURN.format(modules=OTHER_PHASES), json.dumps(s.snapshot()))
+    assert json.loads("\n".join(out_lines)) == []
     # and a move loads the movement's steps and rules where it is made
     probe = ("import sys\nfrom engines.panzer48 import ENGINE\n"
              "s = ENGINE.new_state('chir', ENGINE.resolve_options({}))\n"
@@ -84,8 +80,7 @@ def test_a_prepared_attack_s_fire_loads_no_step_of_another_phase() -> None:
              "    else:\n"
              "        s.apply(s.decision().default)\n"
              f"print(sorted(m for m in {OTHER_PHASES!r} if m in sys.modules))\n")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    loaded = done.stdout.strip()
+    done_lines = fresh_run(probe)
+    loaded = " ".join(done_lines)
     assert "'engines.panzer48.steps.movement'" in loaded
     assert "'engines.panzer48.steps.setup'" in loaded

@@ -8,14 +8,13 @@ the kit's scenario checks load with the check."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from engines.panzer48 import ENGINE, victory
 from engines.panzer48.state import P48State
 from pbem.setup import setup
+from pbem.testing import fresh_run
 
 
 def state(text: str) -> P48State:
@@ -45,10 +44,8 @@ def test_a_status_line_loads_no_zoc_search() -> None:
              "s = ENGINE.restore(json.loads(sys.stdin.read()))\n"
              "s.status_line('soviet')\n"
              "print('engines.hexkit.zoc' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", probe], input=json.dumps(s.snapshot()),
-                         capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "False"
+    out_lines = fresh_run(probe, json.dumps(s.snapshot()))
+    assert out_lines == ["False"]
 
 
 def test_the_areas_are_collected_when_a_rule_first_reads_one() -> None:
@@ -63,10 +60,8 @@ def test_the_areas_are_collected_when_a_rule_first_reads_one() -> None:
               'stage = "attack", attackers = ["44MR", "14MR"], defenders = ["Adam"] }\n'
               'began_adjacent = ["44MR", "14MR"]\n'
               'at = { "Adam" = "2036", "44MR" = "2035", "14MR" = "2035" }')
-    out = subprocess.run([sys.executable, "-c", probe], input=json.dumps(s.snapshot()),
-                         capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == [
+    out_lines = fresh_run(probe, json.dumps(s.snapshot()))
+    assert out_lines == [
         "False", "['front_german', 'front_soviet', 'german_side', 'south_exit'] True"]
 
 
@@ -76,6 +71,5 @@ def test_the_kits_scenario_checks_load_with_the_check() -> None:
     probe = ("import sys\nfrom engines.panzer48 import ENGINE\nENGINE.scenarios()\n"
              "print('engines.hexkit.checks' in sys.modules)\n"
              "print(ENGINE.check_scenarios(), 'engines.hexkit.checks' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines() == ["False", "[] True"]
+    out_lines = fresh_run(probe)
+    assert out_lines == ["False", "[] True"]

@@ -9,8 +9,8 @@ the moves."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+
+from pbem.testing import fresh_run
 
 #: the modules a decision that moves nothing has no use for
 LAZY = ("engines.hexkit.graph", "engines.hexkit.los", "engines.hexkit.movement",
@@ -47,10 +47,7 @@ print(json.dumps([state.phase, moves, sorted(m for m in {lazy!r} if m in sys.mod
 
 
 def _run(code: str, stdin: str = "") -> list[str]:
-    out = subprocess.run([sys.executable, "-c", code], input=stdin, capture_output=True,
-                         text=True)
-    assert out.returncode == 0, out.stderr
-    return out.stdout.splitlines()
+    return fresh_run(code, stdin)
 
 
 def test_a_decision_that_moves_nothing_loads_no_movement_module() -> None:
