@@ -34,6 +34,12 @@ class Memo(Generic[K, V]):
             found = self._found[key] = make()
         return found  # type: ignore[return-value]
 
+    def find(self, key: K) -> V | None:
+        """What is kept for ``key``, or None (nothing is made): for a caller whose
+        ``make`` is itself an object made per key (a partial of the key's parts), made
+        then only on a miss."""
+        return self._found.get(key)
+
     def __len__(self) -> int:
         return len(self._found)
 

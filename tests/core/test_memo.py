@@ -28,3 +28,13 @@ def test_never_holds_more_than_its_limit_and_answers_the_same_after_forgetting()
     assert memo.get(3, lambda: 9) == 9
     memo.clear()
     assert len(memo) == 0
+
+
+def test_find_answers_what_is_kept_and_makes_nothing() -> None:
+    memo: Memo[str, tuple[str, ...]] = Memo(4)
+    assert memo.find("0708") is None
+    assert len(memo) == 0  # asking kept nothing
+    assert memo.get("0708", lambda: ("1/33",)) == ("1/33",)
+    assert memo.find("0708") == ("1/33",)
+    assert memo.get("empty", lambda: ()) == ()
+    assert memo.find("empty") == ()  # an empty value is kept, not None

@@ -8,8 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 
+import pytest
+
 from engines.hexkit.board import board_view
 from engines.white_death import ENGINE
+from engines.white_death import view as view_module
 from engines.white_death.base import other
 from engines.white_death.data import SIDES, Catalog, UnitDef
 from engines.white_death.position import Position
@@ -129,3 +132,41 @@ def test_the_units_are_named_as_the_view_names_them_without_drawing_it() -> None
         seen_revealed += state.counters(side) != counters(
             state.pos, side, "movement", state._by_hex(), state.udef)
     assert seen_hidden and seen_revealed
+
+
+def test_a_hex_drawn_before_makes_no_maker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click's redraw draws the view of a position a move changed in a hex or two: a
+    hex whose counters are kept is found without making its maker (a partial of seven
+    arguments each, for every hex of the board, was an eighth of that view: issue 35 item
+    4); only the hexes the move changed are drawn, and the view is the plain one."""
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    choose = Chooser("view-maker")
+    made: list[str] = []
+    real = view_module.partial
+
+    def counted(fn: Callable[..., object], *args: object) -> object:
+        if fn is view_module._hex_pieces:
+            made.append(str(args[1]))  # the hex
+        return real(fn, *args)
+
+    monkeypatch.setattr(view_module, "partial", counted)
+    moved = 0
+    for _ in decisions(state, choose, 200):
+        side = state.pos.phasing
+        state.view(side)
+        made.clear()
+        before = {u: (x.loc, x.strength) for u, x in state.pos.units.items()}
+        action = choose.pick(state.legal_actions())
+        state.apply(action)
+        if not action.notation().startswith("move") or state.pos.phasing != side:
+            continue
+        got = state.view(side)
+        assert got == _plain(state, side)
+        changed = {h for u, x in state.pos.units.items()
+                   if before.get(u) != (x.loc, x.strength)
+                   for h in (x.loc, before.get(u, ("", 0))[0])}
+        assert set(made) <= changed, action.notation()
+        assert len(made) < len(state._by_hex()) // 4
+        moved += 1
+    assert moved  # the games moved units the view was drawn before and after
