@@ -223,11 +223,13 @@ class HexGrid(Shared):
         asked: a command that asks no geometry of the grid, or only a few distances
         (:meth:`to_cube`), need not make 2,160 of them for 48th Panzer Korps' map, which
         was a fifth of loading its map from the data cache (issue 35).  A grid read
-        back from the cache (``hexkit.scenario._map_from_data``) left its cells' ids and
-        cube columns in ``_columns``."""
+        back from the cache (``hexkit.scenario._map_from_data``) left in ``_columns``
+        the reader of its cells' ids and cube columns, which gives ``None`` when they do
+        not read back: the cells are then made from the numbering, as a built grid's."""
         kept = self.__dict__.pop("_columns", None)
-        if kept is not None:
-            ids, qs, rs, ss = kept
+        columns = kept() if kept is not None else None
+        if columns is not None:
+            ids, qs, rs, ss = columns
             return dict(zip(ids, map(cube_of, zip(qs, rs, ss, strict=True)), strict=True))
         cells: dict[HexId, Cube] = {}
         rows = range(self.rows[0], self.rows[1] + 1)

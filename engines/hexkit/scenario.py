@@ -24,6 +24,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import msgpack
+
 from engines.hexkit.geometry import HexGrid, Hexside
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
@@ -395,7 +397,11 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
     makes a list of small ints in C, and :func:`_map_from_data` zips the columns into
     the map's tables without a Python call a hex (the records, a list and a named tuple
     made through its Python ``__new__`` for each of 2,160 hexes, were most of reading
-    48th Panzer Korps' map back: issue 35)."""
+    48th Panzer Korps' map back: issue 35).  The cells and the neighbor table are each
+    kept packed on their own, read when first asked (:func:`_kept`): a command that
+    asks the map only its terrain and a few distances (48th Panzer Korps' ``legal``)
+    never needs them, and decoding them was 7 M of the 15 M instructions of reading
+    that map back."""
     grid = hexmap.grid
     cubes = grid._cubes.values()
     kinds = {t.name: i for i, t in enumerate(hexmap.legend)}
@@ -403,8 +409,8 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
         "title": hexmap.title,
         "grid": [grid.parity, list(grid.cols), list(grid.rows),
                  grid.numbering.col_digits, grid.numbering.row_digits],
-        "cells": [list(grid._cubes), [c.q for c in cubes], [c.r for c in cubes],
-                  [c.s for c in cubes]],
+        "cells": _packed([list(grid._cubes), [c.q for c in cubes], [c.r for c in cubes],
+                          [c.s for c in cubes]]),
         "terrain": [list(hexmap.terrain), [kinds[t] for t in hexmap.terrain.values()]],
         "legend": [[t.name, t.char, t.color, t.glyph, dict(t.attrs)] for t in hexmap.legend],
         "hex_features": [[h, sorted(v)] for h, v in hexmap.hex_features.items()],
@@ -415,8 +421,35 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
         "areas": [[n, list(v)] for n, v in hexmap.areas.items()],
         "boxes": [[n, b.name, b.title, list(b.entry)] for n, b in hexmap.boxes.items()],
         "styles": dict(hexmap.styles),
-        "adjacency": [list(near) for near in hexmap.adjacency],
+        "adjacency": _packed([list(near) for near in hexmap.adjacency]),
     }
+
+
+def _packed(value: list[Any]) -> bytes:
+    packed: bytes = msgpack.packb(value, use_bin_type=True, strict_types=True)
+    return packed
+
+
+def _kept(blob: bytes, length: int, columns: int) -> list[Any] | None:
+    """A table :func:`_packed` wrote, read when first asked: ``columns`` lists of
+    ``length`` each (``columns`` 0: one list of ``length``), or ``None`` when it does not
+    read back so, and its reader makes the table itself (the values a built map has)."""
+    try:
+        value = msgpack.unpackb(blob, raw=False, use_list=True, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
+    except Exception:  # whatever the bytes are, the table is made again
+        return None
+    if type(value) is not list:
+        return None
+    parts = value if columns else [value]
+    if len(parts) != max(columns, 1) or any(type(p) is not list or len(p) != length
+                                            for p in parts):
+        return None
+    return value
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ValueError("ext types are not map data")
 
 
 def _map_from_data(data: dict[str, Any]) -> HexMap:
@@ -424,15 +457,16 @@ def _map_from_data(data: dict[str, Any]) -> HexMap:
     parity, cols, rows, col_digits, row_digits = data["grid"]
     if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering"}:
         raise ValueError("HexGrid changed: build the map")
-    cells, qs, rs, ss = data["cells"]
-    if not len(cells) == len(qs) == len(rs) == len(ss):
-        raise ValueError("the grid's columns differ in length")
+    cells, adjacency = data["cells"], data["adjacency"]
+    if type(cells) is not bytes or type(adjacency) is not bytes:
+        raise ValueError("the cells and the neighbor table are kept packed")
+    size = (cols[1] - cols[0] + 1) * (rows[1] - rows[0] + 1)
     grid = object.__new__(HexGrid)  # its cells come from the entry, not from numbering
     for name, value in (("parity", parity), ("cols", (cols[0], cols[1])),
                         ("rows", (rows[0], rows[1])),
                         ("numbering", Numbering(col_digits, row_digits)),
                         # the cubes made from these when first asked (HexGrid._cubes)
-                        ("_columns", (cells, qs, rs, ss))):
+                        ("_columns", functools.partial(_kept, cells, size, 4))):
         object.__setattr__(grid, name, value)
     legend = tuple(TerrainClass(name, char, color, glyph, MappingProxyType(attrs))
                    for name, char, color, glyph, attrs in data["legend"])
@@ -456,10 +490,9 @@ def _map_from_data(data: dict[str, Any]) -> HexMap:
                                 for n, name, title, entry in data["boxes"]}),
         styles=MappingProxyType(dict(data["styles"])),
     )
-    adjacency = tuple(map(tuple, data["adjacency"]))
-    if len(adjacency) != len(hexmap.terrain):
-        raise ValueError("the neighbor table does not fit the map")
-    hexmap.__dict__["adjacency"] = adjacency  # the cached_property's own slot
+    # read by HexMap.adjacency when first asked
+    hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept, adjacency,
+                                                           len(hexmap.terrain), 0)
     return hexmap
 
 

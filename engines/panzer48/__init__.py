@@ -15,7 +15,6 @@ from types import MappingProxyType
 import engines.panzer48.sequence  # noqa: F401  (gives P48State its steps)
 from engines.panzer48.data import ENGINE_ID, SIDES, data
 from engines.panzer48.position import new_position
-from engines.panzer48.reinforcements import place_defaults
 from engines.panzer48.state import P48State
 from pbem.engine import Engine, ScenarioInfo, State
 
@@ -69,6 +68,9 @@ class Panzer48Engine(Engine):
         return data().scen.infos()
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
+        # 9's set-up rules imported for a new game only, not by every turn's command
+        from engines.panzer48.reinforcements import place_defaults
+
         state = P48State(self, scenario, options)
         info = self.scenario(scenario)
         pos = new_position(info.turns)

@@ -7,9 +7,7 @@ from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
 from engines.panzer48.position import add_mps, spent_of
-from engines.panzer48.reinforcements import check_release
 from engines.panzer48.stacking import fits
-from engines.panzer48.victory import update_control
 from engines.panzer48.zoc import zoc
 from pbem.engine import Event
 
@@ -97,6 +95,11 @@ def after_move(s: P48State, moved: Iterable[str] = ()) -> None:
     """After units entered a hex (``moved``) or left the map: control (10), and the
     7th Luftwaffe's release (9), told wherever it happens: the book marks the Turn
     Record Track "to remind the German player of the release"."""
+    # imported here, not by every command that has a move on its stack: a listing of a
+    # hasty attack's fire (3.2) runs neither (issue 35)
+    from engines.panzer48.reinforcements import check_release
+    from engines.panzer48.victory import update_control
+
     update_control(s)
     check_release(s, moved)
 

@@ -7,9 +7,7 @@ from typing import Any
 
 from engines.panzer48.data import other
 from engines.panzer48.position import NO_MPS, SideArgs
-from engines.panzer48.reinforcements import arrivals, check_release
 from engines.panzer48.state import P48State
-from engines.panzer48.victory import score
 from pbem.engine import Event
 from pbem.steps import (
     Entry,
@@ -111,6 +109,10 @@ class MovementPhase(Procedure[P48State]):
     Args = SideArgs
 
     def run(self, s: P48State, args: SideArgs, flow: Flow) -> list[Event]:
+        # the reinforcements' rules (and below the score's) imported where they run, not
+        # by every turn's command (issue 35)
+        from engines.panzer48.reinforcements import arrivals
+
         pos = s.pos
         pos.phase = "movement"
         for x in pos.units.values():
@@ -147,6 +149,9 @@ class TurnEnd(Procedure[P48State]):
     rule = "3.III"
 
     def run(self, s: P48State, args: NoArgs, flow: Flow) -> list[Event]:
+        from engines.panzer48.reinforcements import check_release
+        from engines.panzer48.victory import score
+
         s.pos.turn += 1
         for x in s.pos.units.values():
             x.flipped = False

@@ -17,8 +17,6 @@ from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.panzer48.data import SIDES, Data, UnitInfo, data
 from engines.panzer48.notation import CHECK, COMMIT, OPEN, RETREAT, parse
 from engines.panzer48.position import Combat, Position, SideArgs
-from engines.panzer48.reinforcements import digest_of, open_salt, plan_formations
-from engines.panzer48.victory import score
 from engines.panzer48.view import board, counters, status_line
 from pbem.engine import Action, Decision, Result
 from pbem.errors import FormatError
@@ -145,6 +143,10 @@ class P48State(StepState[Position]):
         Prepared Combat Phase, 3.2 the Movement Phase; ``"turns"`` is either), an attack's
         step with no combat open (7) or another side's, the phase's own choice with one
         open, a moving unit's step with none moving (4)."""
+        # the reinforcements' and the score's rules imported where first used (here and
+        # below), not by every turn's command: a listing runs neither (issue 35)
+        from engines.panzer48.reinforcements import plan_formations
+
         if step not in self.steps or step in SEQUENCE_ONLY:
             raise KeyError(step)
         pos = self.pos
@@ -251,6 +253,8 @@ class P48State(StepState[Position]):
         return spec
 
     def _result(self) -> Result | None:
+        from engines.panzer48.victory import score
+
         pts = score(self)
         s, g = pts["soviet"], pts["german"]
         margin = abs(s - g)
@@ -276,6 +280,8 @@ class P48State(StepState[Position]):
     def conceal(self, action: Action, salt: Callable[[str], bytes]) -> Action:
         """9.1 through a session: the plan's area leaves only as a commitment (a salted
         hash, pbem.engine.Commitment), and its reveal carries the salt."""
+        from engines.panzer48.reinforcements import digest_of
+
         if not isinstance(action, Act):
             return action
         if action.kind == "plan":
@@ -292,6 +298,8 @@ class P48State(StepState[Position]):
         """9.1: the Soviet player's own plan, which no file holds until each area is
         revealed: the position keeps only the digests, so the areas are found again by
         trying the scheduled ones with his salt (only he can make it)."""
+        from engines.panzer48.reinforcements import digest_of, open_salt
+
         secret = [f for f in sorted(self.pos.plan_digests) if f not in self.pos.plan_areas]
         if side != "soviet" or not secret:
             return []

@@ -5,7 +5,6 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from engines.panzer48.victory import score
 from pbem.engine import counter_text
 from pbem.memo import Memo
 
@@ -16,6 +15,9 @@ if TYPE_CHECKING:
 
 
 def status_line(s: P48State, side: str | None) -> str:
+    # the score's rules imported here, not by every command that shows counters (issue 35)
+    from engines.panzer48.victory import score
+
     # the phase is the rulebook's; the runtime's step name is no word of it
     sc = score(s)
     return (f"turn {s.turn_number()}/{s.pos.last_turn}, {s.pos.phasing} "

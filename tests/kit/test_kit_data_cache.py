@@ -9,6 +9,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 
 from engines.hexkit import scenario
@@ -78,13 +79,13 @@ def test_kept_map_is_columns_and_a_bad_code_is_a_miss(
     sset = load_scenario_path(files("scenarios") / "48th-panzer-korps", label="48pk")
     built = scenario._build_map(sset.docs[sset.map_doc or ""])
     data = scenario._map_data(built)
-    cells, qs, rs, ss = data["cells"]
+    cells, qs, rs, ss = msgpack.unpackb(data["cells"])
     assert len(cells) == len(qs) == len(rs) == len(ss) == 2160
     assert all(type(q) is int for q in qs)
     hexes, codes = data["terrain"]
     assert len(hexes) == len(codes) == len(built.terrain)
     for bad in ({"terrain": [hexes, [len(built.legend)] * len(codes)]},
-                {"cells": [cells, qs, rs, ss[:-1]]}):
+                {"cells": [cells, qs, rs, ss]}):
         with pytest.raises(ValueError):
             scenario._map_from_data({**data, **bad})
     before = set(data_cache.iterdir())
@@ -104,6 +105,41 @@ def test_kept_map_is_columns_and_a_bad_code_is_a_miss(
     monkeypatch.setattr(scenario, "_build_map", counting)
     _same_map(load_scenario_path(TINY).map, first)
     assert len(built_again) == 1
+
+
+def test_a_kept_map_reads_its_cells_and_neighbors_when_first_asked(
+        data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a kept map's cells and neighbor table stay packed until a question
+    needs them (48th Panzer Korps' ``legal`` asks neither: decoding them was 7 M
+    instructions of its 320); a packed table that does not read back as this code wrote
+    it is made again from the map, the values a built map has."""
+    sset = load_scenario_path(files("scenarios") / "48th-panzer-korps", label="48pk")
+    built = scenario._build_map(sset.docs[sset.map_doc or ""])
+    data = scenario._map_data(built)
+    assert type(data["cells"]) is bytes and type(data["adjacency"]) is bytes
+    unpacked: list[bytes] = []
+    real_unpack = msgpack.unpackb
+
+    def counting(blob: bytes, **kwargs: Any) -> Any:
+        unpacked.append(blob)
+        return real_unpack(blob, **kwargs)
+
+    monkeypatch.setattr(msgpack, "unpackb", counting)
+    kept = scenario._map_from_data(data)
+    assert kept.terrain == built.terrain and kept.hexsides == built.hexsides
+    assert kept.grid.to_cube("0101") == built.grid.to_cube("0101")
+    assert unpacked == []
+    assert kept.adjacency == built.adjacency and unpacked == [data["adjacency"]]
+    assert list(kept.grid._cubes.items()) == list(built.grid._cubes.items())
+    assert unpacked == [data["adjacency"], data["cells"]]
+    cells, qs, rs, ss = real_unpack(data["cells"])
+    near = real_unpack(data["adjacency"])
+    for bad_cells, bad_near in ((b"\xc1", b"\xc1"),  # not msgpack at all
+                                (msgpack.packb([cells, qs, rs, ss[:-1]]),
+                                 msgpack.packb(near[:-1])),
+                                (msgpack.packb([cells, qs, rs]), msgpack.packb({"a": 1}))):
+        again = scenario._map_from_data({**data, "cells": bad_cells, "adjacency": bad_near})
+        _same_map(again, built)
 
 
 def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -32,7 +32,6 @@ from engines.panzer48.notation import (
     act,
 )
 from engines.panzer48.position import Combat, ExitArgs, mps, spent_of
-from engines.panzer48.reinforcements import areas_to_reveal, reveal
 from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
 from engines.panzer48.zoc import zoc
@@ -42,6 +41,16 @@ from pbem.steps import PHASING, Choice, Flow, NoArgs, Refusal, Roll
 
 if TYPE_CHECKING:
     from engines.hexkit.facts import BoardFacts
+
+
+def _to_reveal(s: P48State) -> list[str]:
+    """The formations whose area 9.1 reveals before anything moves; the reinforcements'
+    rules imported here,
+    when a movement is listed or made, not by every command with a move on its stack (a
+    hasty attack's listing, 3.2, runs none of them: issue 35)."""
+    from engines.panzer48.reinforcements import areas_to_reveal
+
+    return areas_to_reveal(s)
 
 
 class Movement(Choice[P48State]):
@@ -57,7 +66,7 @@ class Movement(Choice[P48State]):
 
     def options(self, s: P48State, args: NoArgs) -> list[Action]:
         side = s.pos.phasing
-        reveal = areas_to_reveal(s)
+        reveal = _to_reveal(s)
         if reveal:
             return [REVEAL(reveal[0])]
         out: list[Action] = []
@@ -92,7 +101,7 @@ class Movement(Choice[P48State]):
 
     def _listed(self, s: P48State, a: Act) -> bool:
         side = s.pos.phasing
-        reveal = areas_to_reveal(s)
+        reveal = _to_reveal(s)
         if reveal:
             return a == REVEAL(reveal[0])
         if a.form is MOVE:
@@ -119,7 +128,7 @@ class Movement(Choice[P48State]):
 
     def accepts(self, s: P48State, args: NoArgs, action: Action) -> bool:
         """The revealed form a session writes: ``open F AREA SALT`` (9.1)."""
-        reveal = areas_to_reveal(s)
+        reveal = _to_reveal(s)
         a = act(action)
         return a.kind == "open" and bool(reveal) and a.text("force") == reveal[0]
 
@@ -145,11 +154,14 @@ class Movement(Choice[P48State]):
                                f"{s.d.stack_limit[s.d.units[u].side] // 3} battalions, with "
                                "no hex within it to move on to")
             return Refusal("9.1", f"{u} cannot enter at {h}")
-        if areas_to_reveal(s):
-            return Refusal("9.1", f"the {areas_to_reveal(s)[0]} area must be revealed first")
+        if _to_reveal(s):
+            return Refusal("9.1", f"the {_to_reveal(s)[0]} area must be revealed first")
         return f"{action.notation()!r} is not a movement action"
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
+        # 9.1's reveal imported where made (as _to_reveal's question): issue 35
+        from engines.panzer48.reinforcements import reveal
+
         a = act(action)
         pos = s.pos
         if a.kind in ("reveal", "open"):

@@ -1,0 +1,56 @@
+"""48th Panzer Korps' rules modules a turn's command does not run are not imported by it
+(issue 35): a hasty attack's fire (3.2, 7.2), listed with the Movement Phase's frame below
+it, runs neither the reinforcements' rules (9, 9.1) nor the score's (10), and each was
+most of a million instructions to import; a game that reaches them still runs them."""
+
+from __future__ import annotations
+
+import json
+
+from engines.panzer48 import ENGINE
+from engines.panzer48.state import P48State
+from pbem.setup import setup
+from pbem.testing import fresh_run
+
+RULES = ("engines.panzer48.reinforcements", "engines.panzer48.victory")
+
+_LIST = """
+import json, sys
+from engines.panzer48 import ENGINE
+state = ENGINE.restore(json.loads(sys.stdin.read()))
+side = state.current_player()
+legal = [a.notation() for a in state.legal_actions()]
+state.counters(side)
+print(json.dumps([legal, sorted(m for m in {modules!r} if m in sys.modules)]))
+"""
+
+
+def test_a_hasty_attack_s_listing_imports_no_reinforcement_or_score_rules() -> None:
+    s = setup(ENGINE, "chir", 'only = true\nphase = "movement"\nphasing = "soviet"\n'
+              'step = "attack-fire"\n'
+              'combat = { hex = "2036", attacker = "soviet", prepared = false, '
+              'stage = "attack", attackers = ["44MR", "14MR"], defenders = ["Adam"] }\n'
+              'began_adjacent = ["44MR", "14MR"]\n'
+              'at = { "Adam" = "2036", "44MR" = "2035", "14MR" = "2035" }')
+    assert isinstance(s, P48State)
+    assert [f.step for f in s.stack] == ["game", "turn", "player-turn", "movement",
+                                         "attack-fire"]
+    legal, loaded = json.loads("\n".join(fresh_run(_LIST.format(modules=RULES),
+                                                   json.dumps(s.snapshot()))))
+    assert legal == ["fire 14MR Adam", "fire 44MR Adam", "end-fire"]
+    assert loaded == []
+
+
+def test_a_game_that_reaches_the_movement_phase_runs_its_reinforcement_rules() -> None:
+    """Imported where they run: the first turn's Movement Phase brings 9.1's arrivals
+    and 10's control, as before."""
+    probe = ("import sys\nfrom engines.panzer48 import ENGINE\n"
+             "s = ENGINE.new_state('chir', ENGINE.resolve_options({}))\n"
+             "while s.pos.phase != 'movement':\n"
+             "    if s.is_chance():\n"
+             "        s.apply_outcome((1,))\n"
+             "    else:\n"
+             "        s.apply(s.decision().default)\n"
+             "s.status_line(s.current_player())\n"
+             f"print(sorted(m for m in {RULES!r} if m in sys.modules))\n")
+    assert "\n".join(fresh_run(probe)) == repr(sorted(RULES))
