@@ -39,7 +39,7 @@ from pbem.render.narrate import (
     frames_from_records,
 )
 from pbem.render.svg import board_svg, box_rects, svg_geometry
-from pbem.text import displayable
+from pbem.text import BIDI, displayable
 from pbem.transcript import Accepted, Verifier, parse_invite
 from pbem.view import BoardView, Piece
 
@@ -339,10 +339,35 @@ def build(files: list[bytes], side: str | None, *, sources: list[str] | None = N
     return maker.finish(verifier, report)
 
 
+#: how JSON writes a control character other than a newline or a tab (displayable()'s
+#: business): a backslash escape of it, or (a literal backslash before the letter) a string
+#: that merely looks like one, which only sends the data the slow way
+_CONTROL_ESCAPES = ("\\u", "\\r", "\\b", "\\f")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+
+
+def _as_shown(text: str) -> bool:
+    """Whether JSON ``text`` holds no string that :func:`~pbem.text.displayable` would
+    change: every character a terminal or page could misuse is either written raw, and
+    then not printable or a bidi control, or (a C0 control) as one of JSON's escapes."""
+    return text.isprintable() and BIDI.isdisjoint(text) and \
+        not any(e in text for e in _CONTROL_ESCAPES)
+
+
 def script_json(value: Any) -> str:
     """JSON safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` can end it."""
-    text = json.dumps(displayable(value), ensure_ascii=False, separators=(",", ":"),
-                      sort_keys=False)
+    # the data dumped as it is, when no string in it needs displayable(): making a copy of
+    # the whole page's data to find that out (120,000 values for White Death's purkayev)
+    # cost three times the dump itself (issue 35)
+    try:
+        text = _dump(value)
+    except (TypeError, ValueError):
+        text = ""  # the copy below raises its own error, as it always did
+    if not text or not _as_shown(text):
+        text = _dump(displayable(value))
     return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
