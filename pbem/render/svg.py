@@ -22,7 +22,6 @@ import importlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from xml.sax.saxutils import escape, quoteattr
 
 from pbem.errors import UsageError
 from pbem.render import colors, words
@@ -52,6 +51,25 @@ def _n(value: float) -> str:
     """A coordinate as text: one decimal, always, so output is byte-stable."""
     text = f"{value:.1f}"
     return "0.0" if text == "-0.0" else text
+
+
+def escape(data: str) -> str:
+    """``data`` with ``&``, ``<`` and ``>`` as entities: :func:`xml.sax.saxutils.escape`'s
+    text, written here because importing xml.sax.saxutils imports urllib.request, and with
+    it http.client, ssl and email, 60-odd modules no drawing uses: a tenth of what a
+    replay page cost beyond its audit (issue 35)."""
+    return data.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def quoteattr(data: str) -> str:
+    """``data`` escaped and quoted as an attribute value, as
+    :func:`xml.sax.saxutils.quoteattr` writes it (see :func:`escape` for why not that)."""
+    data = escape(data).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in data:
+        return f'"{data}"'
+    if "'" not in data:
+        return f"'{data}'"
+    return '"' + data.replace('"', "&quot;") + '"'
 
 
 def _attr(value: str) -> str:

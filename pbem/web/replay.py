@@ -17,15 +17,12 @@ or escaped SVG text; the script writes it with ``textContent`` only, never as ma
 from __future__ import annotations
 
 import base64
-import hashlib
-import html
 import json
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from pbem.audit import AuditReport, audit, body_summary, explain_roll
-from pbem.engine import Engine, Event, counter_text
+from pbem.engine import Engine, Event, counter_text, package_files
 from pbem.envelope import open_envelope
 from pbem.errors import PbemError, UsageError
 from pbem.naming import named
@@ -39,6 +36,7 @@ from pbem.render.narrate import (
     frames_from_records,
 )
 from pbem.render.svg import board_svg, box_rects, svg_geometry
+from pbem.sha import sha256
 from pbem.text import BIDI, displayable
 from pbem.transcript import Accepted, Verifier, parse_invite
 from pbem.view import BoardView, Piece
@@ -49,7 +47,17 @@ SCALE = 36
 
 def asset(name: str) -> str:
     """A file shipped beside this module (the page's script and style)."""
-    return resources.files("pbem.web").joinpath(name).read_text(encoding="utf-8")
+    # found as the engines find their data (pbem.engine.package_files), not through
+    # importlib.resources, whose import (tempfile, shutil, random, zipfile...) was 18 M
+    # instructions of the page (issue 35)
+    return package_files("pbem.web").joinpath(name).read_text(encoding="utf-8")
+
+
+def _escape(text: str, quote: bool = True) -> str:
+    """:func:`html.escape`'s text, without importing :mod:`html`, whose import of its
+    2,000-odd named entities (html.entities) no page of pbem needs (issue 35)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace('"', "&quot;").replace("'", "&#x27;") if quote else text
 
 
 def event_kind(event: Event) -> str:
@@ -373,7 +381,8 @@ def script_json(value: Any) -> str:
 
 
 def csp_hash(script: str) -> str:
-    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    # pbem's SHA-256 (pbem.sha): hashlib's import maps OpenSSL for one short digest
+    digest = sha256(script.encode("utf-8")).digest()
     return "'sha256-" + base64.b64encode(digest).decode() + "'"
 
 
@@ -392,11 +401,11 @@ def page(data: dict[str, Any], *, title: str, mode: str, extra_csp: str = "",
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         "<meta http-equiv=\"Content-Security-Policy\" "
-        f"content=\"{html.escape(policy, quote=False)}\">\n"
+        f"content=\"{_escape(policy, quote=False)}\">\n"
         "<meta name=\"referrer\" content=\"no-referrer\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{html.escape(title)}</title>\n<style>{style}</style></head>\n"
-        f"<body data-mode=\"{html.escape(mode)}\">\n"
+        f"<title>{_escape(title)}</title>\n<style>{style}</style></head>\n"
+        f"<body data-mode=\"{_escape(mode)}\">\n"
         f"<script type=\"application/json\" id=\"pbem-data\">{script_json(data)}</script>\n"
         f"{boot}<script>{script}</script>\n</body></html>\n"
     )
