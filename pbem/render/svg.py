@@ -72,8 +72,26 @@ def quoteattr(data: str) -> str:
     return '"' + data.replace('"', "&quot;") + '"'
 
 
+#: attribute values as written: a map's drawing writes the same few (its colours, fonts,
+#: classes) 9,000 times for White Death's; bounded, as a long-running board draws on
+_ATTRS: dict[str, str] = {}
+
+
 def _attr(value: str) -> str:
-    return quoteattr(value)
+    got = _ATTRS.get(value)
+    if got is None:
+        if len(_ATTRS) >= 4096:
+            _ATTRS.clear()
+        got = _ATTRS[value] = quoteattr(value)
+    return got
+
+
+#: each corner's direction from a hex's center (cosine, sine), by the first corner's
+#: angle (0 flat-topped, 30 pointy): the same numbers the drawing computed for each of a
+#: map's 1,800 hexes again (issue 35)
+_CORNERS = {start: tuple((math.cos(math.radians(start + 60 * k)),
+                          math.sin(math.radians(start + 60 * k))) for k in range(6))
+            for start in (0, 30)}
 
 
 @dataclass(frozen=True)
@@ -112,10 +130,8 @@ class SvgGeometry:
 
     def corners(self, cell: Cell, shrink: float = 1.0) -> list[tuple[float, float]]:
         cx, cy = self.center(cell)
-        start = 0 if self.flat else 30
         r = self.scale * shrink
-        return [(cx + r * math.cos(math.radians(start + 60 * k)),
-                 cy + r * math.sin(math.radians(start + 60 * k))) for k in range(6)]
+        return [(cx + r * c, cy + r * s) for c, s in _CORNERS[0 if self.flat else 30]]
 
     def map_size(self) -> tuple[float, float]:
         whole = Window.whole(self.view.layout)

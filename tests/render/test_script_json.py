@@ -97,3 +97,45 @@ def test_a_page_reads_no_module_it_does_not_use() -> None:
         "print(*sorted(m for m in ('xml.sax', 'urllib.request', 'http.client', 'hashlib',\n"
         "      'html', 'importlib.resources') if m in sys.modules))\n")
     assert loaded == [""]
+
+
+def test_a_drawing_writes_each_attribute_value_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A map's drawing writes the same colours and fonts thousands of times: each value is
+    quoted once and then found (issue 35); the drawing is the same."""
+    from render_maps import small_view
+
+    view = small_view()
+    before = svg.board_svg(view, scale=30)
+    quoted: list[str] = []
+    real = svg.quoteattr
+
+    def counting(value: str) -> str:
+        quoted.append(value)
+        return real(value)
+
+    monkeypatch.setattr(svg, "quoteattr", counting)
+    svg._ATTRS.clear()
+    assert svg.board_svg(view, scale=30) == before
+    assert quoted and len(quoted) == len(set(quoted))
+
+
+@pytest.mark.parametrize("orientation", ["flat", "pointy"])
+def test_a_hex_has_the_corners_it_had(orientation: str) -> None:
+    """Each hex's corners from the directions computed once are the numbers the drawing
+    computed for each hex (the same floats: the page's bytes do not change)."""
+    import math
+    from dataclasses import replace
+
+    from render_maps import small_view
+
+    view = small_view()
+    view = replace(view, layout=replace(view.layout, orientation=orientation))
+    g = svg.svg_geometry(view, scale=36)
+    start = 0 if orientation == "flat" else 30
+    for cell in view.cells:
+        cx, cy = g.center(cell)
+        for shrink in (1.0, 0.8):
+            r = g.scale * shrink
+            assert g.corners(cell, shrink) == [
+                (cx + r * math.cos(math.radians(start + 60 * k)),
+                 cy + r * math.sin(math.radians(start + 60 * k))) for k in range(6)]
