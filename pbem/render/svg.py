@@ -22,7 +22,6 @@ import importlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from xml.sax.saxutils import escape, quoteattr
 
 from pbem.errors import UsageError
 from pbem.render import colors, words
@@ -54,8 +53,45 @@ def _n(value: float) -> str:
     return "0.0" if text == "-0.0" else text
 
 
+def escape(data: str) -> str:
+    """``data`` with ``&``, ``<`` and ``>`` as entities: :func:`xml.sax.saxutils.escape`'s
+    text, written here because importing xml.sax.saxutils imports urllib.request, and with
+    it http.client, ssl and email, 60-odd modules no drawing uses: a tenth of what a
+    replay page cost beyond its audit (issue 35)."""
+    return data.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def quoteattr(data: str) -> str:
+    """``data`` escaped and quoted as an attribute value, as
+    :func:`xml.sax.saxutils.quoteattr` writes it (see :func:`escape` for why not that)."""
+    data = escape(data).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in data:
+        return f'"{data}"'
+    if "'" not in data:
+        return f"'{data}'"
+    return '"' + data.replace('"', "&quot;") + '"'
+
+
+#: attribute values as written: a map's drawing writes the same few (its colours, fonts,
+#: classes) 9,000 times for White Death's; bounded, as a long-running board draws on
+_ATTRS: dict[str, str] = {}
+
+
 def _attr(value: str) -> str:
-    return quoteattr(value)
+    got = _ATTRS.get(value)
+    if got is None:
+        if len(_ATTRS) >= 4096:
+            _ATTRS.clear()
+        got = _ATTRS[value] = quoteattr(value)
+    return got
+
+
+#: each corner's direction from a hex's center (cosine, sine), by the first corner's
+#: angle (0 flat-topped, 30 pointy): the same numbers the drawing computed for each of a
+#: map's 1,800 hexes again (issue 35)
+_CORNERS = {start: tuple((math.cos(math.radians(start + 60 * k)),
+                          math.sin(math.radians(start + 60 * k))) for k in range(6))
+            for start in (0, 30)}
 
 
 @dataclass(frozen=True)
@@ -94,10 +130,8 @@ class SvgGeometry:
 
     def corners(self, cell: Cell, shrink: float = 1.0) -> list[tuple[float, float]]:
         cx, cy = self.center(cell)
-        start = 0 if self.flat else 30
         r = self.scale * shrink
-        return [(cx + r * math.cos(math.radians(start + 60 * k)),
-                 cy + r * math.sin(math.radians(start + 60 * k))) for k in range(6)]
+        return [(cx + r * c, cy + r * s) for c, s in _CORNERS[0 if self.flat else 30]]
 
     def map_size(self) -> tuple[float, float]:
         whole = Window.whole(self.view.layout)

@@ -17,15 +17,12 @@ or escaped SVG text; the script writes it with ``textContent`` only, never as ma
 from __future__ import annotations
 
 import base64
-import hashlib
-import html
 import json
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from pbem.audit import AuditReport, audit, body_summary, explain_roll
-from pbem.engine import Engine, Event, counter_text
+from pbem.engine import Engine, Event, counter_text, package_files
 from pbem.envelope import open_envelope
 from pbem.errors import PbemError, UsageError
 from pbem.naming import named
@@ -39,7 +36,8 @@ from pbem.render.narrate import (
     frames_from_records,
 )
 from pbem.render.svg import board_svg, box_rects, svg_geometry
-from pbem.text import displayable
+from pbem.sha import sha256
+from pbem.text import BIDI, displayable
 from pbem.transcript import Accepted, Verifier, parse_invite
 from pbem.view import BoardView, Piece
 
@@ -49,7 +47,17 @@ SCALE = 36
 
 def asset(name: str) -> str:
     """A file shipped beside this module (the page's script and style)."""
-    return resources.files("pbem.web").joinpath(name).read_text(encoding="utf-8")
+    # found as the engines find their data (pbem.engine.package_files), not through
+    # importlib.resources, whose import (tempfile, shutil, random, zipfile...) was 18 M
+    # instructions of the page (issue 35)
+    return package_files("pbem.web").joinpath(name).read_text(encoding="utf-8")
+
+
+def _escape(text: str, quote: bool = True) -> str:
+    """:func:`html.escape`'s text, without importing :mod:`html`, whose import of its
+    2,000-odd named entities (html.entities) no page of pbem needs (issue 35)."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace('"', "&quot;").replace("'", "&#x27;") if quote else text
 
 
 def event_kind(event: Event) -> str:
@@ -128,12 +136,18 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
     cells = cell_hexes(view)
     boxes = {b.name for b in view.boxes}
     shown: list[int] = []
+    # the table's own look-up of a counter it has seen, made here: a White Death page
+    # asks it 78,000 times (67 counters a frame), and a call each was a tenth of the
+    # frames' own cost (issue 35)
+    seen, add = table.seen, table.add
     for location, stack in stacks(view).items():
         if location in cells:
             # most stacks are one counter, or topped by one the viewer may identify
             top = stack[0] if not stack[0].hidden else \
                 next((p for p in stack if not p.hidden), stack[0])
-            shown.append(table.add(top, len(stack) - 1))
+            depth = len(stack) - 1
+            kept = seen.get((id(top), depth))
+            shown.append(kept[1] if kept is not None and kept[0] is top else add(top, depth))
         elif location in boxes:
             shown.extend(table.add(p, 0) for p in stack)
     told: list[list[str]] = []
@@ -339,16 +353,42 @@ def build(files: list[bytes], side: str | None, *, sources: list[str] | None = N
     return maker.finish(verifier, report)
 
 
+#: how JSON writes a control character other than a newline or a tab (displayable()'s
+#: business): a backslash escape of it, or (a literal backslash before the letter) a string
+#: that merely looks like one, which only sends the data the slow way
+_CONTROL_ESCAPES = ("\\u", "\\r", "\\b", "\\f")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+
+
+def _as_shown(text: str) -> bool:
+    """Whether JSON ``text`` holds no string that :func:`~pbem.text.displayable` would
+    change: every character a terminal or page could misuse is either written raw, and
+    then not printable or a bidi control, or (a C0 control) as one of JSON's escapes."""
+    return text.isprintable() and BIDI.isdisjoint(text) and \
+        not any(e in text for e in _CONTROL_ESCAPES)
+
+
 def script_json(value: Any) -> str:
     """JSON safe inside a ``<script>`` element: no ``<``, ``>`` or ``&`` can end it."""
-    text = json.dumps(displayable(value), ensure_ascii=False, separators=(",", ":"),
-                      sort_keys=False)
+    # the data dumped as it is, when no string in it needs displayable(): making a copy of
+    # the whole page's data to find that out (120,000 values for White Death's purkayev)
+    # cost three times the dump itself (issue 35)
+    try:
+        text = _dump(value)
+    except (TypeError, ValueError):
+        text = ""  # the copy below raises its own error, as it always did
+    if not text or not _as_shown(text):
+        text = _dump(displayable(value))
     return (text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
 def csp_hash(script: str) -> str:
-    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    # pbem's SHA-256 (pbem.sha): hashlib's import maps OpenSSL for one short digest
+    digest = sha256(script.encode("utf-8")).digest()
     return "'sha256-" + base64.b64encode(digest).decode() + "'"
 
 
@@ -367,11 +407,11 @@ def page(data: dict[str, Any], *, title: str, mode: str, extra_csp: str = "",
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         "<meta http-equiv=\"Content-Security-Policy\" "
-        f"content=\"{html.escape(policy, quote=False)}\">\n"
+        f"content=\"{_escape(policy, quote=False)}\">\n"
         "<meta name=\"referrer\" content=\"no-referrer\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{html.escape(title)}</title>\n<style>{style}</style></head>\n"
-        f"<body data-mode=\"{html.escape(mode)}\">\n"
+        f"<title>{_escape(title)}</title>\n<style>{style}</style></head>\n"
+        f"<body data-mode=\"{_escape(mode)}\">\n"
         f"<script type=\"application/json\" id=\"pbem-data\">{script_json(data)}</script>\n"
         f"{boot}<script>{script}</script>\n</body></html>\n"
     )

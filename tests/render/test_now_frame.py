@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
+import pytest
 from render_maps import small_view
 
 from pbem.engine import Event
@@ -45,3 +46,25 @@ def test_an_event_naming_a_unit_lights_the_hex_it_stands_in() -> None:
                                     units=("g3",))], "german", PieceTable())
     assert frame["hexes"] == ["0705"]
     assert [kind for kind, _ in frame["events"]] == ["info"]
+
+
+def test_a_counter_seen_in_the_frame_before_is_not_asked_of_the_table_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long game's frames show the same counters frame after frame (White Death keeps
+    them from view to view): a map's counter the table has seen is found by the frame
+    itself, and only the reserve box's (a box lists its counters) are asked of it."""
+    view = small_view()
+    table = PieceTable()
+    first = frame_data(view, [], "german", table, file=1)
+    asked: list[str] = []
+    real = PieceTable.add
+
+    def counting(self: PieceTable, piece: Piece, depth: int) -> int:
+        asked.append(piece.id)
+        return real(self, piece, depth)
+
+    monkeypatch.setattr(PieceTable, "add", counting)
+    again = frame_data(view, [], "german", table, file=1)
+    assert again == first and len(table.rows) == len(first["pieces"])
+    boxed = {p.id for p in view.pieces if p.location in {b.name for b in view.boxes}}
+    assert boxed and set(asked) == boxed
