@@ -13,6 +13,9 @@ from pbem.setup import setup
 from pbem.testing import fresh_run
 
 RULES = ("engines.panzer48.reinforcements", "engines.panzer48.victory")
+#: the movement rules (4), ZOCs (5) and stacking (6): the Movement Phase's steps load with
+#: the frame below a hasty attack, these with the first step that moves a unit
+MOVING = ("engines.panzer48.movement", "engines.panzer48.stacking", "engines.panzer48.zoc")
 
 _LIST = """
 import json, sys
@@ -35,7 +38,7 @@ def test_a_hasty_attack_s_listing_imports_no_reinforcement_or_score_rules() -> N
     assert isinstance(s, P48State)
     assert [f.step for f in s.stack] == ["game", "turn", "player-turn", "movement",
                                          "attack-fire"]
-    legal, loaded = json.loads("\n".join(fresh_run(_LIST.format(modules=RULES),
+    legal, loaded = json.loads("\n".join(fresh_run(_LIST.format(modules=RULES + MOVING),
                                                    json.dumps(s.snapshot()))))
     assert legal == ["fire 14MR Adam", "fire 44MR Adam", "end-fire"]
     assert loaded == []
@@ -43,7 +46,7 @@ def test_a_hasty_attack_s_listing_imports_no_reinforcement_or_score_rules() -> N
 
 def test_a_game_that_reaches_the_movement_phase_runs_its_reinforcement_rules() -> None:
     """Imported where they run: the first turn's Movement Phase brings 9.1's arrivals
-    and 10's control, as before."""
+    and 10's control, as before, and its listing of moves the movement rules."""
     probe = ("import sys\nfrom engines.panzer48 import ENGINE\n"
              "s = ENGINE.new_state('chir', ENGINE.resolve_options({}))\n"
              "while s.pos.phase != 'movement':\n"
@@ -52,5 +55,6 @@ def test_a_game_that_reaches_the_movement_phase_runs_its_reinforcement_rules() -
              "    else:\n"
              "        s.apply(s.decision().default)\n"
              "s.status_line(s.current_player())\n"
-             f"print(sorted(m for m in {RULES!r} if m in sys.modules))\n")
-    assert "\n".join(fresh_run(probe)) == repr(sorted(RULES))
+             "assert any(a.notation().startswith('move') for a in s.legal_actions())\n"
+             f"print(sorted(m for m in {RULES + MOVING!r} if m in sys.modules))\n")
+    assert "\n".join(fresh_run(probe)) == repr(sorted(RULES + MOVING))

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from importlib import import_module
 from itertools import islice
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engines.panzer48.data import other
-from engines.panzer48.movement import (
-    after_move,
-    allowance,
-    entry_hexes,
-    may_step_to,
-    movable,
-    moving_hex,
-    reachable,
-    step_group,
-)
 from engines.panzer48.notation import (
     DROP,
     END_MOVEMENT,
@@ -32,15 +23,48 @@ from engines.panzer48.notation import (
     act,
 )
 from engines.panzer48.position import Combat, ExitArgs, mps, spent_of
-from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
-from engines.panzer48.zoc import zoc
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.grammar import Act
 from pbem.steps import PHASING, Choice, Flow, NoArgs, Refusal, Roll
 
+# The movement rules (4), stacking (6) and ZOCs (5) are bound when a step first calls one:
+# a hasty attack's fire (7.2) is listed with a Movement Phase frame below it, so this
+# module loads, but nothing in it moves a unit (issue 35: the three modules were 1.2 M
+# instructions of that 'legal'). Each name is the rule itself after its first call.
 if TYPE_CHECKING:
     from engines.hexkit.facts import BoardFacts
+    from engines.panzer48.movement import (
+        after_move,
+        allowance,
+        entry_hexes,
+        may_step_to,
+        movable,
+        moving_hex,
+        reachable,
+        step_group,
+    )
+    from engines.panzer48.stacking import fits
+    from engines.panzer48.zoc import zoc
+else:
+    def _bound_when_called(module: str, name: str) -> Any:
+        def first(*args: Any, **kwargs: Any) -> Any:
+            rule = getattr(import_module(f"engines.panzer48.{module}"), name)
+            globals()[name] = rule
+            return rule(*args, **kwargs)
+        first.__name__ = name
+        return first
+
+    after_move = _bound_when_called("movement", "after_move")
+    allowance = _bound_when_called("movement", "allowance")
+    entry_hexes = _bound_when_called("movement", "entry_hexes")
+    may_step_to = _bound_when_called("movement", "may_step_to")
+    movable = _bound_when_called("movement", "movable")
+    moving_hex = _bound_when_called("movement", "moving_hex")
+    reachable = _bound_when_called("movement", "reachable")
+    step_group = _bound_when_called("movement", "step_group")
+    fits = _bound_when_called("stacking", "fits")
+    zoc = _bound_when_called("zoc", "zoc")
 
 
 def _to_reveal(s: P48State) -> list[str]:
