@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import json
 
-from engines.panzer48 import ENGINE
-from engines.panzer48.state import P48State
-from pbem.setup import setup
 from pbem.testing import fresh_run
+from tests.panzer48.test_step_table import attack_fire
 
 RULES = ("engines.panzer48.reinforcements", "engines.panzer48.victory")
 #: the movement rules (4), ZOCs (5) and stacking (6): the Movement Phase's steps load with
@@ -29,13 +27,7 @@ print(json.dumps([legal, sorted(m for m in {modules!r} if m in sys.modules)]))
 
 
 def test_a_hasty_attack_s_listing_imports_no_reinforcement_or_score_rules() -> None:
-    s = setup(ENGINE, "chir", 'only = true\nphase = "movement"\nphasing = "soviet"\n'
-              'step = "attack-fire"\n'
-              'combat = { hex = "2036", attacker = "soviet", prepared = false, '
-              'stage = "attack", attackers = ["44MR", "14MR"], defenders = ["Adam"] }\n'
-              'began_adjacent = ["44MR", "14MR"]\n'
-              'at = { "Adam" = "2036", "44MR" = "2035", "14MR" = "2035" }')
-    assert isinstance(s, P48State)
+    s = attack_fire(prepared=False)
     assert [f.step for f in s.stack] == ["game", "turn", "player-turn", "movement",
                                          "attack-fire"]
     legal, loaded = json.loads("\n".join(fresh_run(_LIST.format(modules=RULES + MOVING),

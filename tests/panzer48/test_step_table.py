@@ -57,16 +57,24 @@ print(json.dumps(sorted(m for m in {modules!r} if m in sys.modules)))
 """
 
 
-def test_a_prepared_attack_s_fire_loads_no_step_of_another_phase() -> None:
-    """A prepared attack (3.1) restored at its fire (7.2), listed, fired and rolled, up
-    to the defender's morale option (8.1): the combat's steps only."""
-    s = setup(ENGINE, "chir", 'only = true\nphase = "turns"\nphasing = "soviet"\n'
+def attack_fire(*, prepared: bool) -> P48State:
+    """The Soviet 44MR and 14MR's attack on Adam in 2036 at its fire (7.2): a prepared
+    attack (3.1) in the Prepared Combat Phase, or a hasty one (3.2) in the Movement Phase."""
+    phase = "turns" if prepared else "movement"
+    s = setup(ENGINE, "chir", f'only = true\nphase = "{phase}"\nphasing = "soviet"\n'
               'step = "attack-fire"\n'
-              'combat = { hex = "2036", attacker = "soviet", prepared = true, '
+              f'combat = {{ hex = "2036", attacker = "soviet", prepared = {str(prepared).lower()}, '
               'stage = "attack", attackers = ["44MR", "14MR"], defenders = ["Adam"] }\n'
               'began_adjacent = ["44MR", "14MR"]\n'
               'at = { "Adam" = "2036", "44MR" = "2035", "14MR" = "2035" }')
     assert isinstance(s, P48State)
+    return s
+
+
+def test_a_prepared_attack_s_fire_loads_no_step_of_another_phase() -> None:
+    """A prepared attack (3.1) restored at its fire (7.2), listed, fired and rolled, up
+    to the defender's morale option (8.1): the combat's steps only."""
+    s = attack_fire(prepared=True)
     assert [f.step for f in s.stack] == ["game", "turn", "player-turn", "prepared",
                                          "attack-fire"]
     out_lines = fresh_run(_TURN.format(modules=OTHER_PHASES), json.dumps(s.snapshot()))
