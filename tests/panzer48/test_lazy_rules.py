@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from pbem.testing import fresh_run
-from tests.panzer48.test_step_table import attack_fire
+from tests.panzer48.test_step_table import TO_MOVEMENT, attack_fire
 
 RULES = ("engines.panzer48.reinforcements", "engines.panzer48.victory")
 #: the movement rules (4), ZOCs (5) and stacking (6): the Movement Phase's steps load with
@@ -39,13 +39,7 @@ def test_a_hasty_attack_s_listing_imports_no_reinforcement_or_score_rules() -> N
 def test_a_game_that_reaches_the_movement_phase_runs_its_reinforcement_rules() -> None:
     """Imported where they run: the first turn's Movement Phase brings 9.1's arrivals
     and 10's control, as before, and its listing of moves the movement rules."""
-    probe = ("import sys\nfrom engines.panzer48 import ENGINE\n"
-             "s = ENGINE.new_state('chir', ENGINE.resolve_options({}))\n"
-             "while s.pos.phase != 'movement':\n"
-             "    if s.is_chance():\n"
-             "        s.apply_outcome((1,))\n"
-             "    else:\n"
-             "        s.apply(s.decision().default)\n"
+    probe = (TO_MOVEMENT +
              "s.status_line(s.current_player())\n"
              "assert any(a.notation().startswith('move') for a in s.legal_actions())\n"
              f"print(sorted(m for m in {RULES + MOVING!r} if m in sys.modules))\n")

@@ -57,6 +57,17 @@ print(json.dumps(sorted(m for m in {modules!r} if m in sys.modules)))
 """
 
 
+#: a fresh interpreter's Chir game played by its defaults (every roll a 1) to its first
+#: Movement Phase (3.2)
+TO_MOVEMENT = ("import sys\nfrom engines.panzer48 import ENGINE\n"
+               "s = ENGINE.new_state('chir', ENGINE.resolve_options({}))\n"
+               "while s.pos.phase != 'movement':\n"
+               "    if s.is_chance():\n"
+               "        s.apply_outcome((1,))\n"
+               "    else:\n"
+               "        s.apply(s.decision().default)\n")
+
+
 def attack_fire(*, prepared: bool) -> P48State:
     """The Soviet 44MR and 14MR's attack on Adam in 2036 at its fire (7.2): a prepared
     attack (3.1) in the Prepared Combat Phase, or a hasty one (3.2) in the Movement Phase."""
@@ -80,13 +91,7 @@ def test_a_prepared_attack_s_fire_loads_no_step_of_another_phase() -> None:
     out_lines = fresh_run(_TURN.format(modules=OTHER_PHASES), json.dumps(s.snapshot()))
     assert json.loads("\n".join(out_lines)) == []
     # and a move loads the movement's steps and rules where it is made
-    probe = ("import sys\nfrom engines.panzer48 import ENGINE\n"
-             "s = ENGINE.new_state('chir', ENGINE.resolve_options({}))\n"
-             "while s.pos.phase != 'movement':\n"
-             "    if s.is_chance():\n"
-             "        s.apply_outcome((1,))\n"
-             "    else:\n"
-             "        s.apply(s.decision().default)\n"
+    probe = (TO_MOVEMENT +
              f"print(sorted(m for m in {OTHER_PHASES!r} if m in sys.modules))\n")
     done_lines = fresh_run(probe)
     loaded = " ".join(done_lines)
