@@ -29,16 +29,22 @@ class Memo(Generic[K, V]):
     def get(self, key: K, make: Callable[[], V]) -> V:
         found = self._found.get(key, _MISSING)
         if found is _MISSING:
-            if len(self._found) >= self.limit:
-                self._found.clear()
-            found = self._found[key] = make()
+            return self.keep(key, make())
         return found  # type: ignore[return-value]
 
     def find(self, key: K) -> V | None:
-        """What is kept for ``key``, or None (nothing is made): for a caller whose
-        ``make`` is itself an object made per key (a partial of the key's parts), made
-        then only on a miss."""
+        """What is kept for ``key``, or None (nothing is made): with :meth:`keep`, for a
+        caller whose ``make`` would itself be an object made per key (a partial of the
+        key's parts), made then only on a miss."""
         return self._found.get(key)
+
+    def keep(self, key: K, value: V) -> V:
+        """Keep ``value`` for ``key`` (``make()``'s value, made by the caller) and give it
+        back, starting afresh past ``limit`` as :meth:`get` does."""
+        if len(self._found) >= self.limit:
+            self._found.clear()
+        self._found[key] = value
+        return value
 
     def __len__(self) -> int:
         return len(self._found)

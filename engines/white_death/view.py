@@ -168,13 +168,12 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
         bunker = bunkers.get(h, 0)
         key = (h, side, shown, bunker, tuple(uids),
                tuple([(units[x].strength, units[x].deployed) for x in uids]))
-        # a hex as the last view drew it is found before its maker is made: a partial of
+        # a hex as the last view drew it is found without making its maker: a partial of
         # seven arguments for each of ~60 hexes, most of them unchanged, was an eighth of
         # the view a click's redraw draws (issue 35 item 4)
         found = kept.find(key)
         if found is None:
-            found = kept.get(key, partial(_hex_pieces, pos, h, uids, side, shown, bunker,
-                                          udef))
+            found = kept.keep(key, _hex_pieces(pos, h, uids, side, shown, bunker, udef))
         pieces.extend(found)
     overlays: tuple[tuple[str, tuple[str, ...]], ...] = ()
     if side is not None:

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from pbem.errors import UsageError
+from pbem.memo import Memo
 from pbem.render import colors, words
 from pbem.render.board import (
     Window,
@@ -74,16 +75,12 @@ def quoteattr(data: str) -> str:
 
 #: attribute values as written: a map's drawing writes the same few (its colours, fonts,
 #: classes) 9,000 times for White Death's; bounded, as a long-running board draws on
-_ATTRS: dict[str, str] = {}
+_ATTRS: Memo[str, str] = Memo(4096)
 
 
 def _attr(value: str) -> str:
-    got = _ATTRS.get(value)
-    if got is None:
-        if len(_ATTRS) >= 4096:
-            _ATTRS.clear()
-        got = _ATTRS[value] = quoteattr(value)
-    return got
+    got = _ATTRS.find(value)
+    return _ATTRS.keep(value, quoteattr(value)) if got is None else got
 
 
 #: each corner's direction from a hex's center (cosine, sine), by the first corner's

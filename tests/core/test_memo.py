@@ -38,3 +38,12 @@ def test_find_answers_what_is_kept_and_makes_nothing() -> None:
     assert memo.find("0708") == ("1/33",)
     assert memo.get("empty", lambda: ()) == ()
     assert memo.find("empty") == ()  # an empty value is kept, not None
+
+
+def test_keep_holds_a_value_made_by_the_caller_within_the_limit() -> None:
+    memo: Memo[int, str] = Memo(3)
+    assert [memo.keep(k, f"v{k}") for k in range(3)] == ["v0", "v1", "v2"]
+    assert [memo.find(k) for k in range(3)] == ["v0", "v1", "v2"]
+    assert memo.get(1, lambda: "made") == "v1"  # kept: not made again
+    assert memo.keep(9, "v9") == "v9"  # past the limit: afresh, as get starts afresh
+    assert len(memo) == 1 and memo.find(0) is None and memo.find(9) == "v9"
