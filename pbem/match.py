@@ -100,20 +100,21 @@ class Match:
         """The position now, unsealed actions included (read only: use act/undo)."""
         return self._state if self._state is not None else self.verifier.state
 
-    def ready(self) -> None:
-        """Make the working position a copy of the verified one now, before an action asks
-        for it: a board loads a game to play it, and its first click copied the position
-        (48th Panzer Korps: a third of that click, issue 35 item 4).  The copy is the same
-        position, so the decision and the view asked of the verified one stay."""
+    def ready(self) -> State:
+        """The working position, made a copy of the verified one now if it is not one yet,
+        before an action asks for it: a board loads a game to play it, and its first click
+        copied the position (48th Panzer Korps: a third of that click, issue 35 item 4).
+        The copy is the same position, so the decision and the view asked of the verified
+        one stay."""
         if self._state is None:
             self._state = self.verifier.state.clone()
+        return self._state
 
     def _writable(self) -> State:
-        if self._state is None:
-            self._state = self.verifier.state.clone()
+        state = self.ready()
         self._decision = False  # the caller is about to change the position
         self._view = None
-        return self._state
+        return state
 
     def _reset_state(self) -> None:
         """The working position is the verified one again (after a seal, import or undo)."""
