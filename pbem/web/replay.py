@@ -35,7 +35,7 @@ from pbem.render.narrate import (
     FrameCutter,
     frames_from_records,
 )
-from pbem.render.svg import board_svg, box_rects, svg_geometry
+from pbem.render.svg import board_svg, box_rects, escape, svg_geometry
 from pbem.sha import sha256
 from pbem.text import BIDI, displayable
 from pbem.transcript import Accepted, Verifier, parse_invite
@@ -56,7 +56,7 @@ def asset(name: str) -> str:
 def _escape(text: str, quote: bool = True) -> str:
     """:func:`html.escape`'s text, without importing :mod:`html`, whose import of its
     2,000-odd named entities (html.entities) no page of pbem needs (issue 35)."""
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = escape(text)
     return text.replace('"', "&quot;").replace("'", "&#x27;") if quote else text
 
 
