@@ -16,8 +16,15 @@ from typing import TYPE_CHECKING, Any
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.panzer48.data import SIDES, Data, UnitInfo, data
 from engines.panzer48.notation import CHECK, COMMIT, OPEN, RETREAT, parse
-from engines.panzer48.position import Combat, Position, SideArgs
+from engines.panzer48.position import (
+    Combat,
+    Position,
+    SideArgs,
+    position_data,
+    read_position,
+)
 from engines.panzer48.view import board, counters, status_line
+from pbem import canonical
 from pbem.engine import Action, Decision, Result
 from pbem.errors import FormatError
 from pbem.grammar import Act
@@ -208,8 +215,16 @@ class P48State(StepState[Position]):
         """As the runtime's, and each unit's movement points spent refused unless they are
         a fraction in lowest terms with a positive denominator, as the codec's Fraction
         refused them before the position held the pair (position.MPs): one value, one
-        encoding, so a save's digest names one position."""
-        super().restore_body(body)
+        encoding, so a save's digest names one position.  A position of exactly its types
+        is read by hand (position.read_position); any other by the runtime, as before."""
+        pos = (read_position(body["position"])
+               if isinstance(body, Mapping) and "position" in body and "stack" in body
+               else None)
+        if pos is None:
+            super().restore_body(body)
+        else:
+            self.pos = pos
+            self.restore_stack(body["stack"])
         for u, x in self.pos.units.items():
             n, d = x.spent
             if d <= 0:
@@ -218,6 +233,22 @@ class P48State(StepState[Position]):
             if gcd(n, d) != 1:
                 raise FormatError(f"position.units[{u!r}].spent: fraction {n}/{d} is not "
                                   "in lowest terms")
+
+    def normal_body(self) -> bytes | None:
+        """The runtime's, with the position's data made by hand (position.position_data)
+        where it holds exactly its types; else the runtime's way."""
+        cls = type(self)
+        found = position_data(self.pos) if (
+            cls._snapshot is StepState._snapshot
+            and cls.setup_position is StepState.setup_position) else None
+        if found is None:
+            return super().normal_body()
+        try:
+            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+        except Exception:  # the generic way raises the error it always raised
+            return None
+        return canonical.pack_map([("position", canonical.pack_normal(found)),
+                                   ("stack", stack)])
 
     def setup_data(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Setup shorthand: ``at = { "685/I" = "3508", "89T" = "3507 -1 flipped" }`` places
