@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from math import gcd
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -266,10 +267,49 @@ def _read(cls: type[_R], d: Any) -> _R:
         elif kind == "units":
             if type(v) is not dict or not all(type(k) is str for k in v):
                 raise _Odd
-            got[name] = {k: _read(Unit, x) for k, x in v.items()}
+            got[name] = {k: _read_unit(x) for k, x in v.items()}
         else:
             got[name] = None if v is None else _read(Fire if kind == "fire" else Combat, v)
     return cls(**got)
+
+
+#: a unit's fields as one row, in the canonical map's order, and the type of each value in
+#: its data (the pair a list) and in a Unit (a tuple): the units are most of a position,
+#: and a row is checked in one comparison, not a call a field
+_UNIT_NAMES = tuple(name for name, _ in _UNIT)
+_UNIT_ROW = operator.itemgetter(*_UNIT_NAMES)
+_UNIT_FIELDS = operator.attrgetter(*_UNIT_NAMES)
+_UNIT_DATA_TYPES = tuple(list if kind == "mps" else _SCALAR[kind] for _, kind in _UNIT)
+_UNIT_TYPES = tuple(tuple if kind == "mps" else _SCALAR[kind] for _, kind in _UNIT)
+_SPENT = _UNIT_NAMES.index("spent")
+
+
+def _read_unit(d: Any) -> Unit:
+    """``_read(Unit, d)`` in one row."""
+    if type(d) is not dict or d.keys() != _KEYS[_UNIT]:
+        raise _Odd
+    row = _UNIT_ROW(d)
+    spent = row[_SPENT]
+    if (tuple(map(type, row)) != _UNIT_DATA_TYPES or len(spent) != 2
+            or type(spent[0]) is not int or type(spent[1]) is not int):
+        raise _Odd
+    got = dict(zip(_UNIT_NAMES, row, strict=True))
+    got["spent"] = (spent[0], spent[1])
+    return Unit(**got)
+
+
+def _write_unit(x: Any) -> dict[str, Any]:
+    """``_write(x)`` of a Unit in one row."""
+    if type(x) is not Unit:
+        raise _Odd
+    row = _UNIT_FIELDS(x)
+    spent = row[_SPENT]
+    if (tuple(map(type, row)) != _UNIT_TYPES or len(spent) != 2
+            or type(spent[0]) is not int or type(spent[1]) is not int):
+        raise _Odd
+    out = dict(zip(_UNIT_NAMES, row, strict=True))
+    out["spent"] = [spent[0], spent[1]]
+    return out
 
 
 def _write(obj: Any) -> dict[str, Any]:
@@ -294,7 +334,7 @@ def _write(obj: Any) -> dict[str, Any]:
         elif kind == "units":
             if type(v) is not dict or not all(type(k) is str for k in v):
                 raise _Odd
-            out[name] = {k: _write(v[k]) for k in sorted(v)}
+            out[name] = {k: _write_unit(v[k]) for k in sorted(v)}
         else:
             want = Fire if kind == "fire" else Combat
             if v is not None and type(v) is not want:
