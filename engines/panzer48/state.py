@@ -117,14 +117,26 @@ class P48State(StepState[Position]):
         self._facts = (key, found)
         return found
 
+    # on_map, at and owner_at read the units themselves, as the facts place them (on the
+    # map in a hex, in id order): one pass over the 46 units is a seventh of the key that
+    # finds the facts kept, and a command that asks only these (an act's fire, its
+    # events' counters) never builds the facts (2 M instructions, issue 35)
+
     def on_map(self, side: str | None = None) -> list[str]:
-        return [p.unit for p in self.facts().units(side)]
+        info = self.d.units
+        return sorted(u for u, x in self.pos.units.items()
+                      if x.where == "map" and x.hex and (side is None or info[u].side == side))
 
     def at(self, h: str, side: str | None = None) -> list[str]:
-        return list(self.facts().at(h, side))
+        if not h:
+            return []
+        info = self.d.units
+        return sorted(u for u, x in self.pos.units.items()
+                      if x.hex == h and x.where == "map"
+                      and (side is None or info[u].side == side))
 
     def owner_at(self, h: str) -> str | None:
-        here = self.facts().at(h)
+        here = self.at(h)
         return self.d.units[here[0]].side if here else None
 
     def stacks(self) -> Mapping[str, tuple[str, ...]]:
