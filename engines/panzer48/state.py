@@ -323,10 +323,12 @@ class P48State(StepState[Position]):
     def conceal(self, action: Action, salt: Callable[[str], bytes]) -> Action:
         """9.1 through a session: the plan's area leaves only as a commitment (a salted
         hash, pbem.engine.Commitment), and its reveal carries the salt."""
+        if not isinstance(action, Act) or action.kind not in ("plan", "reveal"):
+            return action
+        # 9.1's rules imported for a plan or a reveal only: every act of ours passes here
+        # (issue 35: with stacking and ZOCs, 1.5 M instructions of a fire's act)
         from engines.panzer48.reinforcements import digest_of
 
-        if not isinstance(action, Act):
-            return action
         if action.kind == "plan":
             f, area = action.text("force"), action.text("area")
             return COMMIT(f, action.number("turn"), digest_of(f, area, salt(f)))
@@ -341,11 +343,11 @@ class P48State(StepState[Position]):
         """9.1: the Soviet player's own plan, which no file holds until each area is
         revealed: the position keeps only the digests, so the areas are found again by
         trying the scheduled ones with his salt (only he can make it)."""
-        from engines.panzer48.reinforcements import digest_of, open_salt
-
         secret = [f for f in sorted(self.pos.plan_digests) if f not in self.pos.plan_areas]
         if side != "soviet" or not secret:
             return []
+        from engines.panzer48.reinforcements import digest_of, open_salt
+
         plans = []
         for f in secret:
             dig = self.pos.plan_digests[f]

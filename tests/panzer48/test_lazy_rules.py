@@ -87,3 +87,30 @@ def test_an_advance_still_runs_its_rules() -> None:
         probe.format(modules=RETREATING), json.dumps(s.snapshot()))))
     assert steps[-1] == "advance"
     assert "engines.panzer48.retreat" in loaded
+
+
+_TO_MOVEMENT_PHASE = """
+import json, sys
+from engines.panzer48 import ENGINE
+state = ENGINE.restore(json.loads(sys.stdin.read()))
+fire = state.conceal(state.parse_action("fire 14MR Adam"), lambda f: bytes(32))
+state.apply(fire)
+state.apply("roll")
+state.apply_outcome((1,))
+state.apply("end-combat")
+print(json.dumps([state.pos.phase, state.decision_head(),
+                  sorted(m for m in {modules!r} if m in sys.modules)]))
+"""
+
+
+def test_a_fire_and_the_movement_phase_s_start_import_no_reinforcement_rules() -> None:
+    """Our fire passes through conceal (9.1's commitments) on its way into a file, and
+    the end of the Prepared Combat Phase starts the Movement Phase, where 9.1's due
+    reinforcements become able to enter: neither imports the reinforcements' other rules
+    (their entry, plan and set-up), stacking or ZOCs before a move is listed."""
+    s = attack_fire(prepared=True)
+    phase, head, loaded = json.loads("\n".join(fresh_run(
+        _TO_MOVEMENT_PHASE.format(modules=(*RULES[:1], *MOVING)), json.dumps(s.snapshot()))))
+    assert phase == "movement"
+    assert head[0] == "soviet" and "moves" in head[1]
+    assert loaded == []
