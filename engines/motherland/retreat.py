@@ -44,7 +44,7 @@ def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str
         return []
     side = s.c(units[0]).side
     a = s.u(units[0]).hex
-    ez = s.zoc(other(side))
+    enemy = other(side)
     oos = any(s.u(x).supply == "out" for x in units)
     gun = any(s.c(x).type == "railroad_gun" for x in units)
 
@@ -55,7 +55,7 @@ def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str
                for x in units):
             return None
         friend = s.has_friend(n, side)
-        z = n in ez
+        z = s.in_zoc(enemy, n)
         if oos and z and not friend:
             return None  # 8.6.2, 4.2.2
         return 0 if not z and not friend else 1 if not z else 2 if friend else 3
@@ -153,7 +153,7 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
     side = s.c(units[0]).side
     src = s.u(units[0]).hex
     friend = s.has_friend(dest, side)
-    zoc_loss = dest in s.zoc(other(side)) and not friend
+    zoc_loss = not friend and s.ezoc(side, dest)
     river = s.data.side_features(src, dest) & {"minor_river", "major_river", "strait"}
     for uid in units:
         s.u(uid).hex = dest

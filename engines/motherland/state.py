@@ -277,8 +277,31 @@ class MotherlandState(StepState[Position]):
             hit = self._cache[key] = self.facts().zoc(side, self.data.zoc_rule).hexes
         return hit
 
+    def in_zoc(self, side: str, h: str) -> bool:
+        """Whether ``h`` is in :meth:`zoc` of ``side``, asked of that hex alone: a retreat
+        (8.6.1, 8.6.2) reads the enemy ZOC of the two or three hexes around the units,
+        and mapping every hex the enemy's units reach was a quarter of listing it (issue
+        35).  The map's reading, turned round (adjacency is symmetric): a land hex
+        next to one of ``side``'s units that exerts a ZOC, not across a blocking
+        hexside (4.1, 16.7)."""
+        known: frozenset[str] | None = self._cache.get(("zoc", side))
+        if known is not None:
+            return h in known
+        data = self.data
+        if h in data.water:
+            return False  # a ZOC covers land only (GameData.zoc_rule)
+        stacks, counters, hm = self.stacks(side), data.counters, data.hexmap
+        ids = hm.ids
+        for j in hm.adjacency[hm.index[h]]:
+            n = ids[j]
+            here = stacks.get(n)
+            if (here and any(counters[u].exerts_zoc for u in here)
+                    and not data.side_features(n, h) & BLOCKING_SIDES):
+                return True
+        return False
+
     def ezoc(self, side: str, h: str) -> bool:
-        return h in self.zoc(other(side))
+        return self.in_zoc(other(side), h)
 
     def steps_of(self, uid: str) -> int:
         return int(self.u(uid).steps)
