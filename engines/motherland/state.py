@@ -70,7 +70,7 @@ from engines.motherland.position import Combat, Position, Unit
 from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS
 from pbem import typedcopy
-from pbem.engine import CHANCE, Action, Decision, Result, State
+from pbem.engine import CHANCE, Action, Decision, Result, State, counter_text
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
@@ -509,7 +509,29 @@ class MotherlandState(StepState[Position]):
 
         return build_view(self, side)
 
-    def counters(self, side: str | None) -> dict[str, str]:
-        from engines.motherland.view import counters
+    def printed(self, uid: str) -> str:
+        """What the counter prints: its factors, a chit army's letter until a chit is
+        drawn for it (11.0)."""
+        c, u = self.c(uid), self.u(uid)
+        a, d, m = self.factors(uid)
+        return f"{a}-{d}-{m}" if c.type not in CHIT_TYPES or u.chit else f"{c.letter}-{m}"
 
-        return counters(self, side)
+    def counters(self, side: str | None) -> dict[str, str]:
+        """What the view's pieces print, by id (nothing is hidden: 6.6), without drawing
+        the board or loading the view's module: ``act`` and ``legal`` name their units
+        by them (issue 35: the module was 1 M instructions of each).  Kept with the
+        position (``_cache``, forgotten at every change): a listing asks twice."""
+        kept: dict[str, str] | None = self._cache.get("counters")
+        if kept is not None:
+            return dict(kept)
+        out: dict[str, str] = {}
+        for uid, u in sorted(self.pos.units.items()):
+            if (u.hex or u.box) != "out":
+                out[uid] = counter_text(uid, self.label(uid), self.printed(uid))
+        for p, h in sorted(self.pos.partisans.items()):
+            if h:
+                out[f"partisan:{p}"] = counter_text(f"partisan:{p}", p, "P")
+        if self.pos.stalin == "moscow":
+            out["stalin"] = counter_text("stalin", "Stalin", "Stalin")
+        self._cache["counters"] = out
+        return dict(out)
