@@ -12,7 +12,6 @@ from engines.motherland.const import BLOCKING_SIDES, other
 from engines.motherland.data import ARMOR_TYPES
 from engines.motherland.notation import ADVANCE, RETREAT, act, of_kind
 from engines.motherland.terrain import may_enter_country, terrain_cost
-from engines.motherland.victory import claim
 from pbem.engine import Action, Event
 from pbem.grammar import Act
 from pbem.steps import Flow, Frame, Refusal
@@ -163,6 +162,8 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
     s._touch()
     s.tell(Event(f"{' '.join(s.label(x) for x in units)} retreat {src} -> {dest}", "retreat",
                  hexes=(src, dest), units=tuple(units), rule="8.6"))
+    from engines.motherland.victory import claim
+
     for uid in units:
         claim(s, uid, dest)
     if zoc_loss:  # one step for the stack, the owner choosing the unit
@@ -198,6 +199,8 @@ def advance_start(s: MotherlandState, t: RoleArgs) -> None:
                 unit.hex = cb.target
                 unit.mode = "ovr"  # 7.1, 7.2.2
             s._touch()
+            from engines.motherland.victory import claim
+
             for uid in movers:
                 claim(s, uid, cb.target)
             if movers:
@@ -280,6 +283,8 @@ def apply_advance(s: MotherlandState, t: AdvanceArgs, a: Act) -> None:
     s.u(uid).hex = dest
     t.moved[uid] = t.moved.get(uid, 0) + 1
     s._touch()
+    from engines.motherland.victory import claim
+
     claim(s, uid, dest)
     s.tell(Event(f"{s.label(uid)} advances {src} -> {dest}", "move", hexes=(src, dest),
                  units=(uid,), rule="8.7"))

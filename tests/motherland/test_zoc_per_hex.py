@@ -4,10 +4,12 @@ the enemy's ZOC (issue 35: that map was a quarter of the listing)."""
 
 from __future__ import annotations
 
+import json
+
 from engines.motherland import MotherlandEngine
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.state import MotherlandState
-from pbem.testing import Chooser, decisions
+from pbem.testing import Chooser, decisions, fresh_run
 
 from .conftest import position
 
@@ -66,3 +68,32 @@ def test_4_1_one_hex_agrees_with_the_map_along_seeded_games(
             elif n % 97 == 0:
                 agrees(at)
     assert retreats >= 3
+
+
+#: a retreat's listing, in a fresh process: what it loads of the rules a retreat made runs
+_RETREAT_LISTED = """
+import json, sys
+from engines.motherland import ENGINE
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+assert s.decision().kind == "retreat-choice" and s.legal_actions()
+s.counters("axis")
+print(json.dumps(sorted(m for m in ("engines.motherland.victory", "engines.motherland.view",
+                                     "engines.hexkit.zoc") if m in sys.modules)))
+"""
+
+
+def test_8_6_a_retreat_listed_loads_neither_city_control_nor_the_zoc_map(
+        engine: MotherlandEngine) -> None:
+    """Listing a retreat (8.6.1) reads no city control (19.1: claimed by a retreat made),
+    no board view and no whole-map ZOC (issue 35: each module a turn command loads costs
+    it 0.4-1 M instructions)."""
+    s = engine.new_state("4-uranus")
+    assert isinstance(s, MotherlandState)
+    for at in decisions(s, Chooser("zoc/4-uranus/1"), 700):
+        decision = at.decision()
+        if decision is not None and decision.kind == "retreat-choice":
+            break
+    else:
+        raise AssertionError("no retreat in 700 steps")
+    loaded = json.loads(fresh_run(_RETREAT_LISTED, json.dumps(at.snapshot()))[-1])
+    assert loaded == []
