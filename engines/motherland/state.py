@@ -66,7 +66,7 @@ from engines.motherland.data import (
     ScenarioData,
 )
 from engines.motherland.notation import of_kind, parse
-from engines.motherland.position import Combat, Position, Unit
+from engines.motherland.position import Combat, Position, Unit, units_from_data
 from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS
 from pbem import typedcopy
@@ -460,6 +460,19 @@ class MotherlandState(StepState[Position]):
 
     def over(self) -> bool:
         return self.pos.result is not None
+
+    def restore_body(self, body: Mapping[str, Any]) -> None:
+        # the units read at once where their data is in the plain form
+        # (position.units_from_data), the rest of the position as the runtime reads it;
+        # anything else goes the runtime's way whole, which names the fault
+        given = body.get("position") if isinstance(body, Mapping) else None
+        pos: dict[str, Any] | None = given if type(given) is dict else None
+        units = units_from_data(pos.get("units")) if pos is not None else None
+        if pos is None or units is None:
+            super().restore_body(body)
+            return
+        super().restore_body({**body, "position": {**pos, "units": {}}})
+        self.pos.units = units
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         # 8.5: of the ways to take a result, the one with the most step losses (the
