@@ -27,6 +27,7 @@ def test_the_units_read_at_once_are_the_codecs_along_a_seeded_game(
     for n, at in enumerate(decisions(s, Chooser("restore/4-uranus/1"), 400)):
         if n % 23:
             continue
+        assert isinstance(at, MotherlandState)
         snap = at.snapshot()
         # as a save's bytes decode (sorted fields), and as the state gives it
         snap = canonical.decode(canonical.encode(snap)) if n % 2 else snap
