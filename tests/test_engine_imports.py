@@ -39,12 +39,14 @@ CASES = {
     "for-the-motherland": ("engines.motherland", "4-uranus", ("pbem.view",),
                            "assert s.view(None).cells"),
     # a unit's moves (15.0) load the kit's movement search; a Front Marker's trace
-    # (14.1) does not
+    # (14.1) does not; a turn names its units off the position, not the board's picture
     "backhand-blow": ("engines.backhand", "high-water-mark",
-                      ("engines.hexkit.movement", "engines.hexkit.overlay"),
+                      ("engines.hexkit.movement", "engines.hexkit.overlay", "pbem.view",
+                       "engines.hexkit.board"),
                       "from engines.backhand.movement import destinations\n"
                       "u = sorted(u for u, x in s.pos.units.items() if x.at[:1].isdigit())[0]\n"
-                      "assert destinations(s, (u,), s.pos.units[u].at)"),
+                      "assert destinations(s, (u,), s.pos.units[u].at)\n"
+                      "assert s.view(None).cells"),
 }
 
 #: answers every pending roll with ones (a draw with the cup's first counters)

@@ -246,6 +246,9 @@ class BBState(StepState[Position]):
     def _view(self, side: str | None) -> BoardView:
         return view.board(self, side)
 
+    def counters(self, side: str | None) -> dict[str, str]:
+        return view.counters(self)
+
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         opts = decision.options
         if decision.kind == "take-loss" and policy == "losses":
