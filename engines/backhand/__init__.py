@@ -12,7 +12,6 @@ from engines.backhand.control import update_control
 from engines.backhand.data import SIDES, load
 from engines.backhand.position import OFF, Position, Unit
 from engines.backhand.sequence import BackhandState
-from engines.hexkit.checks import check_named_hexes
 from pbem.engine import Engine, OptionSpec, ScenarioInfo, State
 
 
@@ -61,6 +60,9 @@ class BackhandEngine(Engine):
                            "Turn Record Track instead of the roll")]
 
     def check_scenarios(self) -> list[str]:
+        # 'pbem scenario check' alone checks hex numbers: a turn does not load the checks
+        from engines.hexkit.checks import check_named_hexes
+
         problems = super().check_scenarios()
         m = load().map
         expect = [("2510", "place:Kharkov", "2.2")]
