@@ -51,6 +51,33 @@ class Unit:
     replaced: bool = False
 
 
+#: a saved unit's fields (:class:`Unit`'s), and those of them that are booleans
+UNIT_FIELDS = frozenset(("at", "steps", "oos", "oos_turns", "moved", "fought", "admin",
+                         "refit", "replaced"))
+
+
+def units_from_data(data: object) -> dict[str, Unit] | None:
+    """A snapshot's units, when every one is exactly what pbem.codec takes for a
+    :class:`Unit` (a map of its nine fields: ``at`` a string, ``steps`` and
+    ``oos_turns`` integers, the rest booleans; by an id that is a string); ``None``
+    otherwise, and the codec reads them and names what is wrong.  A command restores
+    its game's 124 units once, and the codec's per-field decoding, which writes each
+    field's place for the error it might name, was most of a restore (issue 35)."""
+    if type(data) is not dict:
+        return None
+    out = {}
+    for uid, u in data.items():
+        if (type(uid) is not str or type(u) is not dict or u.keys() != UNIT_FIELDS
+                or type(u["at"]) is not str or type(u["steps"]) is not int
+                or type(u["oos_turns"]) is not int or type(u["oos"]) is not bool
+                or type(u["moved"]) is not bool or type(u["fought"]) is not bool
+                or type(u["admin"]) is not bool or type(u["refit"]) is not bool
+                or type(u["replaced"]) is not bool):
+            return None
+        out[uid] = Unit(**u)
+    return out
+
+
 @dataclass
 class Position:
     """The game's state between actions: turn and weather, units, fronts, the C3I,
