@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from engines.backhand.control import update_control
 from engines.backhand.data import SIDES, load
 from engines.backhand.position import OFF, Position, Unit
 from engines.backhand.sequence import BackhandState
@@ -72,6 +71,10 @@ class BackhandEngine(Engine):
         return problems + check_named_hexes(m, expect)
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
+        # control (3.1) and the rules it leans on load with a game made or a unit put:
+        # a command that lists or names moves nothing (issue 35)
+        from engines.backhand.control import update_control
+
         data = load()
         spec = data.scenario(scenario)
         units: dict[str, Unit] = {}

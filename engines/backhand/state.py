@@ -16,7 +16,6 @@ from engines.backhand import view
 from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import OFF, PLACINGS, Position, units_from_data
-from engines.backhand.victory import victory
 from engines.hexkit.facts import BoardFacts, Placement
 from pbem import codec
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
@@ -248,6 +247,9 @@ class BBState(StepState[Position]):
     def _result(self) -> Result | None:
         if not self.over():
             return None
+        # the victory conditions (18.1, 18.2) and control (3.1) load with the end
+        from engines.backhand.victory import victory
+
         winner, text = victory(self)
         return Result(winner, "rules", text)
 

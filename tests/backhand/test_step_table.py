@@ -57,11 +57,14 @@ def test_a_turn_without_a_battle_imports_no_step_of_the_combat_phase() -> None:
     assert then == str(sorted(COMBAT))
 
 
-#: the modules a command in the Administrative Segment (4.2 I) leaves unloaded: a player
-#: segment's opening, its Movement Phase and their rules
+#: the modules a listing in the Administrative Segment (4.2 I) leaves unloaded: a player
+#: segment's opening, its Movement Phase and their rules, and control (3.1), the Front
+#: Markers (14.1), supply (7.0) and victory (18.1), which listing the turn's
+#: reinforcements (11.1) does not ask
 SEGMENT = ("engines.backhand.steps.segment", "engines.backhand.steps.move",
            "engines.backhand.admin", "engines.backhand.movement",
-           "engines.backhand.uprisings")
+           "engines.backhand.uprisings", "engines.backhand.control",
+           "engines.backhand.fronts", "engines.backhand.supply", "engines.backhand.victory")
 
 _ADMIN = """
 import json, sys
