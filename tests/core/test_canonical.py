@@ -238,3 +238,28 @@ def test_one_writer_for_every_pack(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(OverflowError):
         canonical.pack_normal({"a": [2**70]})
     assert canonical.pack_normal(canonical.normalize(value)) == expected
+
+
+def test_another_thread_packs_with_a_writer_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept writer is the loading thread's: a Packer is not safe to share, so a pack in
+    any other thread (the board's server answers in threads) makes its own, and gets the
+    same bytes."""
+    import threading
+
+    value = {"b": [1, 2], "a": True}
+    expected = canonical.encode(value)
+    made: list[Any] = []
+    packb = msgpack.packb
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        made.append(args[0])
+        return packb(*args, **kwargs)
+    monkeypatch.setattr(msgpack, "packb", counting)
+    got: list[bytes] = []
+    worker = threading.Thread(target=lambda: got.extend(
+        [canonical.encode(value), canonical.pack_normal(canonical.normalize(value))]))
+    worker.start()
+    worker.join()
+    assert got == [expected, expected]
+    assert len(made) == 2
+    assert canonical.encode(value) == expected and len(made) == 2
