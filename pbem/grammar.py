@@ -134,11 +134,15 @@ class _Opt:
 _Part = _Lit | _Slot | _Opt
 #: a slot's name and its type's name: a lower-case letter or '_', then those or digits
 _HEAD = frozenset("abcdefghijklmnopqrstuvwxyz_")
-_NAME = _HEAD | frozenset("0123456789")
+
+
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz_0123456789"
 
 
 def _ident(text: str) -> bool:
-    return bool(text) and text[0] in _HEAD and all(c in _NAME for c in text)
+    # strip in C, not a generator over the characters: every slot of every engine's
+    # grammar is read at import (issue 35)
+    return bool(text) and text[0] in _HEAD and not text.strip(_NAME_CHARS)
 
 
 def _slot(word: str) -> tuple[str, str, bool] | None:
@@ -157,16 +161,34 @@ def _slot(word: str) -> tuple[str, str, bool] | None:
     return name, kind, many
 
 
-def _compile(template: str, types: Mapping[str, Type]) -> tuple[_Part, ...]:
+#: a form's template read: its parts, and its arguments in the order they are written
+#: (slots, and the flags of optional groups that have no slot) with their parts
+_Declared = tuple[tuple[_Part, ...], tuple[str, ...], tuple["_Slot | _Opt", ...]]
+
+
+def _declare(template: str, types: Mapping[str, Type]) -> _Declared:
+    """Read ``template`` once for its parts and its arguments: every engine's grammar
+    reads each of its templates when the engine is imported, by every turn command, so
+    one pass and no generator (48th Panzer Korps' 37 forms were 2.6 M instructions at
+    import, issue 35)."""
+    if "{" not in template and "[" not in template and "}" not in template \
+            and "]" not in template:
+        words = template.split(" ")
+        if "" in words:
+            raise ValueError(f"{template!r}: words are separated by one space")
+        return tuple([_Lit(w) for w in words]), (), ()
     out: list[_Part] = []
+    args: list[str] = []
+    slots: list[_Slot | _Opt] = []
     group: list[_Lit | _Slot] | None = None
+    inner = False  # the open group has a slot
     for raw in template.split(" "):
         word = raw
         opens, closes = word.startswith("["), word.endswith("]")
         if opens:
             if group is not None:
                 raise ValueError(f"{template!r}: optional groups do not nest")
-            group, word = [], word[1:]
+            group, word, inner = [], word[1:], False
         if closes:
             word = word[:-1]
         if not word:
@@ -179,6 +201,9 @@ def _compile(template: str, types: Mapping[str, Type]) -> tuple[_Part, ...]:
                 raise ValueError(f"{template!r}: no type {kind!r} (the grammar has "
                                  f"{', '.join(sorted(types))})")
             part = _Slot(name, types[kind], many)
+            args.append(name)
+            slots.append(part)
+            inner = True
         elif "{" in word or "}" in word or "[" in word or "]" in word:
             raise ValueError(f"{template!r}: cannot read {word!r}")
         else:
@@ -190,28 +215,16 @@ def _compile(template: str, types: Mapping[str, Type]) -> tuple[_Part, ...]:
         if closes:
             if group is None:
                 raise ValueError(f"{template!r}: ']' without '['")
-            name = " ".join(p.word for p in group if isinstance(p, _Lit))
-            out.append(_Opt(name, tuple(group)))
+            name = " ".join([p.word for p in group if isinstance(p, _Lit)])
+            opt = _Opt(name, tuple(group))
+            out.append(opt)
+            if not inner:
+                args.append(name)
+                slots.append(opt)
             group = None
     if group is not None:
         raise ValueError(f"{template!r}: '[' without ']'")
-    return tuple(out)
-
-
-def _names(parts: Sequence[_Part]) -> list[tuple[str, _Slot | _Opt]]:
-    """The arguments of a form, in the order they are written: slots, and the flags of
-    optional groups that have no slot."""
-    out: list[tuple[str, _Slot | _Opt]] = []
-    for p in parts:
-        if isinstance(p, _Slot):
-            out.append((p.name, p))
-        elif isinstance(p, _Opt):
-            inner = [q for q in p.parts if isinstance(q, _Slot)]
-            if inner:
-                out += [(q.name, q) for q in inner]
-            else:
-                out.append((p.name, p))
-    return out
+    return tuple(out), tuple(args), tuple(slots)
 
 
 _MADE = 200_000
@@ -240,16 +253,17 @@ class Form:
         self._ints = False
 
     def _bind(self, types: Mapping[str, Type]) -> None:
-        self.parts = _compile(self.template, types)
-        if not isinstance(self.parts[0], _Lit):
+        self.parts, self.args, self._slots = _declare(self.template, types)
+        if self.parts[0].__class__ is not _Lit:
             raise ValueError(f"{self.template!r}: a form begins with its verb, a literal word")
-        named = _names(self.parts)
-        self.args = tuple(n for n, _ in named)
-        if len(set(self.args)) != len(self.args):
+        if not self.args:  # a verb and literal words: no argument to index
+            return
+        self._index = index = {n: i for i, n in enumerate(self.args)}
+        if len(index) != len(self.args):
             raise ValueError(f"{self.template!r}: two arguments named alike")
-        self._index = {n: i for i, n in enumerate(self.args)}
-        self._slots = tuple(s for _, s in named)
-        self._ints = any(isinstance(s, _Slot) and s.type.kind == "int" for s in self._slots)
+        for s in self._slots:
+            if isinstance(s, _Slot) and s.type.kind == "int":
+                self._ints = True
 
     @property
     def verb(self) -> str:
