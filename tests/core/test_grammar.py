@@ -182,16 +182,19 @@ def test_a_list_stops_at_a_word_that_opens_the_optional_part_after_it() -> None:
 def test_a_type_compiles_its_pattern_only_when_a_word_of_it_is_read() -> None:
     """Making an engine's grammar at import compiles no pattern (issue 35: a command that
     parses only literal words, 'end combat', compiles none); the first word of a type
-    read compiles its pattern, which still refuses a word it does not match."""
+    read compiles its pattern, which still refuses a word it does not match; a pattern
+    the grammar answers itself (a hex's four digits) is never compiled."""
     grammar = Grammar(Form("end", "end combat"), Form("move", "move {unit:unit} {to:hex}"),
-                      types={"unit": Type.token(), "hex": Type.hex()})
-    hexes = grammar.types["hex"]
+                      types={"unit": Type.token("a unit", r"[A-Z]\d\d"), "hex": Type.hex()})
+    units, hexes = grammar.types["unit"], grammar.types["hex"]
     assert grammar.parse("end combat").notation() == "end combat"
-    assert "_regex" not in vars(hexes)
+    assert "_regex" not in vars(units)
     assert grammar.parse("move G01 2514").notation() == "move G01 2514"
-    assert "_regex" in vars(hexes)
-    with pytest.raises(ActionSyntaxError):
+    assert "_regex" in vars(units) and "_regex" not in vars(hexes)
+    with pytest.raises(ActionSyntaxError, match="wants a hex"):
         grammar.parse("move G01 25x4")
+    with pytest.raises(ActionSyntaxError, match="wants a unit"):
+        grammar.parse("move G1 2514")
 
 
 @given(st.text(alphabet="{}:+_aZz09-[] ", max_size=12))
