@@ -483,6 +483,36 @@ def test_a_redraw_finds_a_counter_of_the_history_once(tmp_path: Path) -> None:
     assert {k: v for k, v in now.items() if k != "version"} == whole(board)
 
 
+def test_a_redraw_asks_no_counter_of_the_history_of_its_table_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A counter the history's table holds, shown by one redraw, is found by the next
+    redraw's frame itself (``PieceTable.seen``, kept by the board for that table): only
+    the counters the history does not hold are handed to the redraw's table, and the
+    state is the one a fresh board shows."""
+    home, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    history = board._history
+    assert history is not None
+    asked: list[Any] = []
+    real = server.Present.add
+
+    def add(table: server.Present, piece: Any, depth: int) -> int:
+        asked.append((piece, depth))
+        return real(table, piece, depth)
+
+    monkeypatch.setattr(server.Present, "add", add)
+    again = merged(held, json.loads(board.answer(held["version"])))
+    assert again is not None
+    held_rows = {tuple(row) for row in history.table.rows}
+    in_history = [a for a in asked if tuple(server.piece_row(*a)) in held_rows]
+    assert in_history == []
+    assert {k: v for k, v in again.items() if k != "version"} == \
+        json.loads(Board(home, "selfplay-1").state_json())
+    # the board kept counters of the history (White Death's first file shows counters
+    # its opponent's file showed): a board that kept none would prove nothing above
+    assert board._seen is not None and board._seen[1]
+
+
 def test_a_listing_with_a_few_new_actions_is_named_without_a_step_per_action(
         tmp_path: Path) -> None:
     """After a move, most of Mortain's actions are the objects listed before and a few
