@@ -566,7 +566,9 @@ class Board(Gate):
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
             on_map = {p.id for p in view.pieces}
             cells = cell_hexes(view)
-            buttons = self.buttons_of(game.state.legal_actions(), cells)
+            # the listing less the moves a tap on a counter offers, where the engine
+            # lists that for less (State.off_map_actions): none of them is a button
+            buttons = self.buttons_of(game.state.off_map_actions(), cells)
             # those that name no hex of the map, picked in C (Mortain's moves each name
             # one), then those of them that name no counter on it
             general = [b[0].notation() for b in itertools.compress(buttons,
