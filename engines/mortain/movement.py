@@ -213,7 +213,8 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
     gone = frozenset(pos.demolished)
     stacks = s.facts().stacks()
     turn_one = pos.turn == 1 and side == "german"
-    out += _entries(s, mobile, occ, ezoc, enemy)
+    out += _entries(s, mobile, arrivals(s, mobile) if entries_open(s) else [], occ, ezoc,
+                    enemy)
     beside = german_beside(s, occ) if turn_one else {}
     for u, h in s.on_map(side).items():
         if not may_move(s, u, mobile, ezoc):
@@ -232,15 +233,16 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
     return out
 
 
-def _entries(s: MortainState, mobile: bool, occ: dict[HexId, str],
+def _entries(s: MortainState, mobile: bool, waiting: list[str], occ: dict[HexId, str],
              ezoc: frozenset[HexId], enemy: frozenset[HexId]) -> list[Action]:
-    """11.0: the arrivals' entries :func:`move_options` lists, in its order."""
+    """11.0: the entries :func:`move_options` lists of the ``waiting`` arrivals (none
+    once entries close), in its order."""
     r = s.r
     out: list[Action] = []
     # whether an arrival may enter a hex depends on the allowance it has left there,
     # not on which German unit it is
     may: dict[tuple[int, HexId], bool] = {}
-    for u in arrivals(s, mobile) if entries_open(s) else ():
+    for u in waiting:
         for h in r.entry:
             key = (allowance(s, u, mobile) - r.entry_cost(h), h)
             if key not in may:
@@ -272,10 +274,12 @@ def button_options(s: MortainState, mobile: bool) -> list[Action]:
     after every move, to show 'end movement' and the arrivals (issue 35 item 4)."""
     if stranded(s) is not None:
         return []  # the stranded unit's moves alone (11.0, 17.0)
+    waiting = arrivals(s, mobile) if entries_open(s) else []
+    if not waiting:  # the enemy's ZOCs (S3) are asked only for an entry
+        return _closing(s, mobile)
     side = s.pos.phasing
-    ezoc = s.zoc_of(other(side))
-    return [*_entries(s, mobile, s.occupant(), ezoc, s.enemy_hexes(side)),
-            *_closing(s, mobile)]
+    return [*_entries(s, mobile, waiting, s.occupant(), s.zoc_of(other(side)),
+                      s.enemy_hexes(side)), *_closing(s, mobile)]
 
 
 #: each unit's moves to the ends of a reach of its, by unit and reach (with the reach,

@@ -255,6 +255,7 @@ class Present(PieceTable):
 Button = tuple[Action, bool, tuple[str, ...], tuple[str, ...]]
 _OFF_MAP: Callable[[Button], bool] = operator.itemgetter(1)
 _NOT_HEXES: Callable[[Button], tuple[str, ...]] = operator.itemgetter(3)
+_NAMES: Callable[[Button], tuple[str, ...]] = operator.itemgetter(2)
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -581,7 +582,10 @@ class Board(Gate):
             # its view's says so (State.counters_off_map: White Death's, made for every
             # counter of the board, were a tenth of a click)
             if type(game.state).counters is not State.counters and \
-                    game.state.counters_off_map:
+                    game.state.counters_off_map and \
+                    not on_map.issuperset(set().union(*set(map(_NAMES, buttons)))):
+                # (a listing that names nothing but the map's counters, Mortain's buttons
+                # once entries close, waits for no unit: their texts are not asked)
                 # named by id and counter, as play lists it: the default names the id
                 counters = self.counters(game)
                 # each distinct tuple once: a unit's moves name it alone but for their

@@ -76,11 +76,23 @@ def test_a_board_click_lists_no_move_for_its_redraw(tmp_path: Path,
         return real(*args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(movement, "move_options", counted)
+    named: list[object] = []
+    texts = MortainState.counters
+
+    def counters(st: MortainState, side: str | None) -> dict[str, str]:
+        named.append(side)
+        return texts(st, side)
+
+    monkeypatch.setattr(MortainState, "counters", counters)
     answer = ROUTES[("POST", "/api/act")](board, Request("POST", "/api/act", {},
                                                          {"text": move.notation()}))
     out = json.loads(answer.body)
     assert out["ok"] and out["state"]["my_turn"] and out["state"]["general"]
     assert listings == []
+    # entries closed by the move (11.0): the buttons name no unit off the map, and no
+    # counter's text is asked for the units waiting to enter
+    assert out["state"]["waiting"] == [] and named == []
+    monkeypatch.setattr(MortainState, "counters", texts)
     state = board.state()
     # what the board showed when it listed every move
     monkeypatch.setattr(MortainState, "off_map_actions", MortainState.legal_actions)
