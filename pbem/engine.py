@@ -465,6 +465,16 @@ class State(ABC):
             return []
         return self._legal_actions()
 
+    def off_map_actions(self) -> list[Action]:
+        """:meth:`legal_actions` in their order, less any that names something, and
+        nothing but hexes of the map and units on it (a unit's move, which a tap on its
+        counter offers): what ``pbem board`` reads its buttons and the units waiting off
+        the map from.  The whole listing, unless an
+        engine lists these for less (Mortain's redraw after a click listed the side's
+        thousand-odd moves for 'end movement', issue 35 item 4).  Only what is shown:
+        an action is checked as any other when it is taken."""
+        return self.legal_actions()
+
     def apply(self, action: Action | str, *, side: str | None = None,
               order: bool = False) -> list[Event]:
         """Apply one action of the side to act (``side``, when given, must be that side);

@@ -195,7 +195,7 @@ def arrivals(s: MortainState, mobile: bool) -> list[str]:
 def move_options(s: MortainState, mobile: bool) -> list[Action]:
     """What the phasing side may do in a movement phase (the step lists it once per
     decision: ``memo_options``)."""
-    pos, r = s.pos, s.r
+    pos = s.pos
     out: list[Action] = []
     ezoc = s.zoc_of(other(pos.phasing))
     stuck = stranded(s)
@@ -213,16 +213,8 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
     gone = frozenset(pos.demolished)
     stacks = s.facts().stacks()
     turn_one = pos.turn == 1 and side == "german"
-    # whether an arrival may enter a hex depends on the allowance it has left there,
-    # not on which German unit it is
-    may: dict[tuple[int, HexId], bool] = {}
-    for u in arrivals(s, mobile) if entries_open(s) else ():
-        for h in r.entry:
-            key = (allowance(s, u, mobile) - r.entry_cost(h), h)
-            if key not in may:
-                may[key] = may_enter(s, u, h, mobile, occ, ezoc, enemy)
-            if may[key]:
-                out.append(ENTER(u, h))
+    out += _entries(s, mobile, arrivals(s, mobile) if entries_open(s) else [], occ, ezoc,
+                    enemy)
     beside = german_beside(s, occ) if turn_one else {}
     for u, h in s.on_map(side).items():
         if not may_move(s, u, mobile, ezoc):
@@ -237,6 +229,34 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
                     if e not in occ]
         if side == "german" and can_exit(s, u, h, found, mp):
             out.append(EXIT(u))
+    out += _closing(s, mobile)
+    return out
+
+
+def _entries(s: MortainState, mobile: bool, waiting: list[str], occ: dict[HexId, str],
+             ezoc: frozenset[HexId], enemy: frozenset[HexId]) -> list[Action]:
+    """11.0: the entries :func:`move_options` lists of the ``waiting`` arrivals (none
+    once entries close), in its order."""
+    r = s.r
+    out: list[Action] = []
+    # whether an arrival may enter a hex depends on the allowance it has left there,
+    # not on which German unit it is
+    may: dict[tuple[int, HexId], bool] = {}
+    for u in waiting:
+        for h in r.entry:
+            key = (allowance(s, u, mobile) - r.entry_cost(h), h)
+            if key not in may:
+                may[key] = may_enter(s, u, h, mobile, occ, ezoc, enemy)
+            if may[key]:
+                out.append(ENTER(u, h))
+    return out
+
+
+def _closing(s: MortainState, mobile: bool) -> list[Action]:
+    """What :func:`move_options` lists after the units' moves and exits: replacements
+    (11.2, 11.3), the See bridges' demolition and repair (14.2, S9), 'end movement'."""
+    pos = s.pos
+    out: list[Action] = []
     if not mobile and pos.phasing not in pos.replaced:
         out += [REPLACE(u) for u in replaceable(s)]
     if not mobile:
@@ -244,6 +264,22 @@ def move_options(s: MortainState, mobile: bool) -> list[Action]:
                 for verb, u, b in bridge_work(s)]
     out.append(END_MOVEMENT)
     return out
+
+
+def button_options(s: MortainState, mobile: bool) -> list[Action]:
+    """:func:`move_options` less the moves and exits (S3, S4, 19.1) of the units on the
+    map, each of which names such a unit and a hex of the map or the unit alone, in the
+    listing's order: what the board shows as buttons (``State.off_map_actions``), listed without a
+    unit's search.  A board click's redraw listed the side's thousand-odd moves again
+    after every move, to show 'end movement' and the arrivals (issue 35 item 4)."""
+    if stranded(s) is not None:
+        return []  # the stranded unit's moves alone (11.0, 17.0)
+    waiting = arrivals(s, mobile) if entries_open(s) else []
+    if not waiting:  # the enemy's ZOCs (S3) are asked only for an entry
+        return _closing(s, mobile)
+    side = s.pos.phasing
+    return [*_entries(s, mobile, waiting, s.occupant(), s.zoc_of(other(side)),
+                      s.enemy_hexes(side)), *_closing(s, mobile)]
 
 
 #: each unit's moves to the ends of a reach of its, by unit and reach (with the reach,

@@ -272,6 +272,18 @@ class MortainState(StepState[Position]):
     def counters(self, side: str | None) -> dict[str, str]:
         return view.counters(self, side)
 
+    def off_map_actions(self) -> list[Action]:
+        """A movement phase's listing less its units' moves and exits (S3, S4, 19.1),
+        listed without their searches (movement.button_options); any other decision's
+        whole listing."""
+        frame = self.stack[-1] if self.stack else None
+        if frame is None or frame.step != "move" or self.decision_head() is None:
+            return super().off_map_actions()
+        from engines.mortain import movement
+
+        assert isinstance(frame.args, Phase)
+        return movement.button_options(self, frame.args.mobile)
+
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         options = [act(a) for a in list(decision.options) or self.legal_actions()]
         if decision.kind == "retreat-or-deplete" and policy == "deplete":

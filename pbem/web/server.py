@@ -200,7 +200,13 @@ class Present(PieceTable):
     A redraw used to copy the history's rows and index every one of them again, work that
     grew with the game on every click (issue 35 item 4); the history's own index answers
     instead, and ``known`` (kept by the board from redraw to redraw) spares making the row
-    of a counter the engine hands again unchanged."""
+    of a counter the engine hands again unchanged.
+
+    ``seen`` (:attr:`PieceTable.seen`, which :func:`~pbem.web.replay.frame_data` reads
+    before it calls :meth:`add`) is the board's too, kept for one history table's index
+    (:meth:`Board.state`), and holds only the counters found in that table: their rows
+    stay where they are while the table grows, while a row of this redraw's own is
+    numbered by the order this redraw adds it."""
 
     history: PieceTable = field(default_factory=PieceTable)
     known: Known = field(default_factory=dict)
@@ -212,6 +218,7 @@ class Present(PieceTable):
             # found in this history's table before: a table only grows, never renumbers
             # (a history made afresh has another), so the row is where it was; looking
             # its nine fields up again was a third of the board's frame (issue 35 item 4)
+            self._seen(piece, depth, kept[3])  # type: ignore[arg-type]
             return kept[3]  # type: ignore[return-value]
         if kept is None or kept[0] is not piece:
             if len(self.known) >= 65536:  # a bound on what it holds alive, not a record
@@ -221,12 +228,21 @@ class Present(PieceTable):
         found = index.get(key)
         self.known[(id(piece), depth)] = (piece, key, index if found is not None else None,
                                           found)
-        if found is None:
+        if found is not None:
+            self._seen(piece, depth, found)
+        else:
             found = self.index.get(key)
             if found is None:
                 found = self.index[key] = len(self.history.rows) + len(self.rows)
                 self.rows.append(list(key))
         return found
+
+    def _seen(self, piece: Piece, depth: int, found: int) -> None:
+        """Keep a counter found in the history's table where ``frame_data`` looks first:
+        the next redraw's frame then finds it without a call of :meth:`add`."""
+        if len(self.seen) >= 65536:  # a bound on what it holds alive, not a record
+            self.seen.clear()
+        self.seen[(id(piece), depth)] = (piece, found)
 
     def every_row(self) -> list[list[Any]]:
         """The history's rows, then the present's: the page's whole piece table."""
@@ -239,6 +255,7 @@ class Present(PieceTable):
 Button = tuple[Action, bool, tuple[str, ...], tuple[str, ...]]
 _OFF_MAP: Callable[[Button], bool] = operator.itemgetter(1)
 _NOT_HEXES: Callable[[Button], tuple[str, ...]] = operator.itemgetter(3)
+_NAMES: Callable[[Button], tuple[str, ...]] = operator.itemgetter(2)
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -320,6 +337,9 @@ class Board(Gate):
     _game: Game | None = None
     #: each counter's row, kept from redraw to redraw (:class:`Present`)
     _known: Known = field(default_factory=dict)
+    #: the counters found in one history table (its index, and :attr:`Present.seen`)
+    _seen: tuple[dict[tuple[Any, ...], int], dict[tuple[int, int], tuple[Piece, int]]] | \
+        None = None
     #: the counters' texts of one position: the position, its length, the texts
     _counters: tuple[State, int, dict[str, str]] | None = None
     #: what each listed action names, by the action: the action, its units, its hexes,
@@ -507,7 +527,11 @@ class Board(Gate):
         if self.import_folder(game) or game is None:
             game = self.game()
         history = self.history(game)
-        table = Present(history=history.table, known=self._known)
+        index = history.table.index
+        if self._seen is None or self._seen[0] is not index:
+            # another table: its rows are numbered otherwise
+            self._seen = (index, {})
+        table = Present(history=history.table, known=self._known, seen=self._seen[1])
         view = game.view()  # with what only this side knows (its committed plan)
         now = frame_data(view, [], game.side, table, file=None, now=True)
         decision = game.my_decision()
@@ -532,14 +556,20 @@ class Board(Gate):
                 if named:
                     targets.setdefault(named[-1], []).append(option.notation())
         side = game.side  # a property of a property: asked once, not once per counter
-        mine = [self._mine_row(p) for p in view.pieces if p.side == side and not p.hidden]
+        # each row found here when kept, as _mine_row keeps it: two calls for each of
+        # Backhand Blow's 41 counters of a side were a twentieth of its redraw
+        rows = self._mine
+        mine = [kept[1] if (kept := rows.get(id(p))) is not None and kept[0] is p
+                else self._mine_row(p) for p in view.pieces if p.side == side and not p.hidden]
         general: list[str] = []
         waiting: list[dict[str, str]] = []
         if decision is not None and not decision.options:
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
             on_map = {p.id for p in view.pieces}
             cells = cell_hexes(view)
-            buttons = self.buttons_of(game.state.legal_actions(), cells)
+            # the listing less the moves a tap on a counter offers, where the engine
+            # lists that for less (State.off_map_actions): none of them is a button
+            buttons = self.buttons_of(game.state.off_map_actions(), cells)
             # those that name no hex of the map, picked in C (Mortain's moves each name
             # one), then those of them that name no counter on it
             general = [b[0].notation() for b in itertools.compress(buttons,
@@ -552,7 +582,10 @@ class Board(Gate):
             # its view's says so (State.counters_off_map: White Death's, made for every
             # counter of the board, were a tenth of a click)
             if type(game.state).counters is not State.counters and \
-                    game.state.counters_off_map:
+                    game.state.counters_off_map and \
+                    not on_map.issuperset(set().union(*set(map(_NAMES, buttons)))):
+                # (a listing that names nothing but the map's counters, Mortain's buttons
+                # once entries close, waits for no unit: their texts are not asked)
                 # named by id and counter, as play lists it: the default names the id
                 counters = self.counters(game)
                 # each distinct tuple once: a unit's moves name it alone but for their

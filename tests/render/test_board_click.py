@@ -483,6 +483,36 @@ def test_a_redraw_finds_a_counter_of_the_history_once(tmp_path: Path) -> None:
     assert {k: v for k, v in now.items() if k != "version"} == whole(board)
 
 
+def test_a_redraw_asks_no_counter_of_the_history_of_its_table_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A counter the history's table holds, shown by one redraw, is found by the next
+    redraw's frame itself (``PieceTable.seen``, kept by the board for that table): only
+    the counters the history does not hold are handed to the redraw's table, and the
+    state is the one a fresh board shows."""
+    home, board = opened(tmp_path)
+    held = json.loads(board.answer())
+    history = board._history
+    assert history is not None
+    asked: list[Any] = []
+    real = server.Present.add
+
+    def add(table: server.Present, piece: Any, depth: int) -> int:
+        asked.append((piece, depth))
+        return real(table, piece, depth)
+
+    monkeypatch.setattr(server.Present, "add", add)
+    again = merged(held, json.loads(board.answer(held["version"])))
+    assert again is not None
+    held_rows = {tuple(row) for row in history.table.rows}
+    in_history = [a for a in asked if tuple(server.piece_row(*a)) in held_rows]
+    assert in_history == []
+    assert {k: v for k, v in again.items() if k != "version"} == \
+        json.loads(Board(home, "selfplay-1").state_json())
+    # the board kept counters of the history (White Death's first file shows counters
+    # its opponent's file showed): a board that kept none would prove nothing above
+    assert board._seen is not None and board._seen[1]
+
+
 def test_a_listing_with_a_few_new_actions_is_named_without_a_step_per_action(
         tmp_path: Path) -> None:
     """After a move, most of Mortain's actions are the objects listed before and a few
@@ -498,9 +528,12 @@ def test_a_listing_with_a_few_new_actions_is_named_without_a_step_per_action(
     assert answer["ok"] and "sealed" not in answer
     game = board.game()
     assert game.my_decision() is not None
-    legal = game.state.legal_actions()  # taken apart by the click's redraw
-    assert len(legal) > 1000 and all(id(a) in board._buttons for a in legal)
+    legal = game.state.legal_actions()
     cells = server.cell_hexes(game.view())
+    # taken apart as a redraw of the whole listing takes them (an engine that lists its
+    # buttons for no less: State.off_map_actions; Mortain's redraw lists no move)
+    board.buttons_of(legal, cells)
+    assert len(legal) > 1000 and all(id(a) in board._buttons for a in legal)
     for a in legal[::700]:  # as if new: actions the board has not taken apart yet
         del board._buttons[id(a)]
         del board._names[id(a)]
