@@ -202,23 +202,47 @@ def verify(key: bytes, message: bytes, signature: bytes) -> None:
         check_public_key(key)
         if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
             raise SignatureError("bad signature")
-        seen = (key, signature, sha256(message).digest())
-        if seen in _verified:
+        if type(message) is not bytes:
+            # kept below: a copy, never a buffer its caller may change (a str or an int is
+            # no buffer: TypeError, refused as before)
+            message = bytes(memoryview(message))
+        seen = (key, signature)
+        if _verified.get(seen) == message:
             return
         Ed25519PublicKey.from_public_bytes(key).verify(signature, message)
     except (SignatureError, InvalidSignature, ValueError, TypeError):
         raise SignatureError("signature does not verify") from None
-    if len(_verified) >= VERIFIED_KEPT:
-        del _verified[next(iter(_verified))]  # the oldest: a bound, not a policy
-    _verified[seen] = None
+    _remember(seen, message)
 
 
-#: signatures this process has verified, by key, signature and SHA-256 of the message: a
-#: command checks one file where it is read, again where its game is loaded and where it is
-#: replayed (issue 19).  A hit needs the same key, signature and message (a SHA-256
-#: collision aside), so it answers as a new verification would; refusals are not kept.
+def _remember(seen: tuple[bytes, bytes], message: bytes) -> None:
+    global _verified_bytes
+    if len(message) > VERIFIED_BYTES:
+        return
+    if not _verified:
+        _verified_bytes = 0  # emptied (a test's fresh table): nothing is counted
+    dropped = _verified.pop(seen, None)
+    if dropped is not None:
+        _verified_bytes -= len(dropped)
+    while _verified and (len(_verified) >= VERIFIED_KEPT
+                         or _verified_bytes + len(message) > VERIFIED_BYTES):
+        # the oldest: a bound, not a policy
+        _verified_bytes -= len(_verified.pop(next(iter(_verified))))
+    _verified[seen] = message
+    _verified_bytes += len(message)
+
+
+#: signatures this process has verified, by key and signature, with the very message each
+#: signed: a command checks one file where it is read, again where its game is loaded and
+#: where it is replayed (issue 19).  A hit needs the same key and signature and a message
+#: equal byte for byte, so it answers as a new verification would; refusals are not kept.
+#: The message itself is kept, not its SHA-256: hashing it cost every command that loads
+#: a game about 47 instructions a byte of its save (0.4 M for an 8 KB save, issue 35),
+#: where comparing it costs about one; the bytes kept are bounded as the entries are.
 VERIFIED_KEPT = 4096
-_verified: dict[tuple[bytes, bytes, bytes], None] = {}
+VERIFIED_BYTES = 16 * 1024 * 1024
+_verified: dict[tuple[bytes, bytes], bytes] = {}
+_verified_bytes = 0
 
 
 def fingerprint(key: bytes) -> str:

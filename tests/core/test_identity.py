@@ -697,3 +697,50 @@ def test_curve_constants_are_rfc_8032s_and_not_computed_at_import() -> None:
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True)
     assert out.stdout.split() == ["0"]
+
+
+def test_a_verification_is_remembered_by_the_message_itself_not_its_hash(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Remembering a verified signature hashes nothing (issue 35: SHA-256 of every
+    message verified, 0.4 M instructions for an 8 KB save, every command that loads a
+    game); a hit still needs the very bytes, and a buffer changed after its check is
+    checked again."""
+    import pbem.identity as identity_module
+
+    monkeypatch.setattr(identity_module, "_verified", {})
+    monkeypatch.setattr(identity_module, "sha256", None)  # any hash here would fail
+    monkeypatch.setattr(identity_module, "Ed25519PublicKey", _CountingKey)
+    _CountingKey.calls = 0
+    me = Identity.from_secret(b"\x07" * 32, "Bytes")
+    message = b"pbem/v1/save\0" + b"s" * 8000
+    signature = me.sign(message)
+    verify(me.public_key, message, signature)
+    verify(me.public_key, bytes(message), signature)  # equal bytes, another object
+    assert _CountingKey.calls == 1
+    with pytest.raises(SignatureError):
+        verify(me.public_key, message[:-1] + b"t", signature)
+    buffer = bytearray(message)
+    verify(me.public_key, buffer, signature)
+    buffer[-1] ^= 1  # what was kept is a copy: the changed buffer is checked, refused
+    with pytest.raises(SignatureError):
+        verify(me.public_key, buffer, signature)
+    for wrong in ("text", 8):
+        with pytest.raises(SignatureError):
+            verify(me.public_key, wrong, signature)  # type: ignore[arg-type]
+
+
+def test_the_bytes_remembered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pbem.identity as identity_module
+
+    monkeypatch.setattr(identity_module, "_verified", {})
+    monkeypatch.setattr(identity_module, "VERIFIED_BYTES", 3000)
+    me = Identity.from_secret(b"\x08" * 32, "Bound")
+    for i in range(10):
+        message = b"%d" % i + b"m" * 999
+        verify(me.public_key, message, me.sign(message))
+        assert sum(map(len, identity_module._verified.values())) <= 3000
+    assert len(identity_module._verified) == 3
+    big = b"b" * 3001  # larger than the bound: checked, not kept
+    verify(me.public_key, big, me.sign(big))
+    assert big not in identity_module._verified.values()
+    assert len(identity_module._verified) == 3
