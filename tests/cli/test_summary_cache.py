@@ -109,3 +109,26 @@ def test_a_save_changed_since_is_verified_and_refused(played: Path, tmp_path: Pa
     result = CliRunner().invoke(main, ["--home", str(home), "status"])
     assert result.exit_code != 0
     assert expected in result.output
+
+
+def test_a_receive_hashes_the_save_it_finds_once(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no summary kept for the save (a board's session keeps none), the receive that
+    finds the file's game looks the summary up and keeps it under one hash of the save,
+    not two (issue 35: 47 instructions a byte of the save)."""
+    from pbem import datacache
+
+    home, incoming = _home(played, tmp_path)
+    saves = {p.read_bytes() for p in (home / "games").glob("*.pbsave")}
+    hashed: list[bytes] = []
+    real = datacache.make_key
+
+    def counting(*parts: bytes | str) -> bytes:
+        hashed.extend(p for p in parts if isinstance(p, bytes) and p in saves)
+        return real(*parts)
+
+    monkeypatch.setattr(datacache, "make_key", counting)
+    _run(home, "receive", str(incoming))
+    # each save read hashed once (looked up, then kept): the one the file belongs to and
+    # any read before it
+    assert hashed and len(hashed) == len(set(hashed))
