@@ -116,7 +116,6 @@ _P = 2**255 - 19
 # derives them again)
 _D = 37095705934669439343138083508754565189542113879843219016388785533085940283555
 _SQRT_M1 = 19681161376707505956807079304988542015446066515923890162744021073123829784752
-_IDENTITY = (0, 1)
 
 
 def _decode_point(key: bytes) -> tuple[int, int] | None:
@@ -150,21 +149,24 @@ def _decode_point(key: bytes) -> tuple[int, int] | None:
     return x, y
 
 
-def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    """Affine addition on -x^2 + y^2 = 1 + d x^2 y^2 (complete: d is not a square)."""
-    x1, y1 = a
-    x2, y2 = b
-    t = _D * x1 * x2 * y1 * y2 % _P
-    x3 = (x1 * y2 + y1 * x2) * pow(1 + t, -1, _P) % _P
-    y3 = (y1 * y2 + x1 * x2) * pow(1 - t, -1, _P) % _P
-    return x3, y3
-
-
-def _times_cofactor(point: tuple[int, int]) -> tuple[int, int]:
-    """[8]P by three doublings."""
+def _times_cofactor_is_identity(point: tuple[int, int]) -> bool:
+    """Whether [8]P is the identity: three doublings in projective coordinates (X:Y:Z),
+    RFC 8032 section 5.1.4's doubling without its T, which needs no inverse; the
+    identity is (0:c:c).  The affine doublings it replaces took six modular inverses,
+    1.5 M instructions a key and two keys a turn command (issue 35).  Complete on this
+    curve: Z3 = F G is never 0 for a point on it, since G = 0 (y^2 - x^2 = 0) or F = 0
+    (y^2 - x^2 = 2) would make d x^2 y^2 = -1 or 1, so d a square (-1 is one, p being 1
+    mod 4), and d is not."""
+    x, y = point
+    z = 1
     for _ in range(3):
-        point = _add(point, point)
-    return point
+        a, b = x * x % _P, y * y % _P
+        h = a + b
+        e = h - (x + y) * (x + y)
+        g = a - b
+        f = 2 * z * z + g
+        x, y, z = e * f % _P, g * h % _P, f * g % _P
+    return x == 0 and y == z
 
 
 def check_public_key(key: bytes) -> None:
@@ -187,7 +189,7 @@ def _key_problem(key: bytes) -> str:
     point = _decode_point(key)
     if point is None:
         return "public key is not a canonical Ed25519 point encoding"
-    if _times_cofactor(point) == _IDENTITY:
+    if _times_cofactor_is_identity(point):
         return "public key is a small-order point (forgeable); refused"
     return ""
 

@@ -744,3 +744,45 @@ def test_the_bytes_remembered_are_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     verify(me.public_key, big, me.sign(big))
     assert big not in identity_module._verified.values()
     assert len(identity_module._verified) == 3
+
+
+def _affine_times_eight(point: tuple[int, int]) -> tuple[int, int]:
+    """[8]P by three affine doublings (RFC 8032 5.1.4's addition law, with inverses):
+    what pbem.identity computed before its projective doublings."""
+    d = -121665 * pow(121666, -1, P) % P
+    for _ in range(3):
+        x, y = point
+        t = d * x * x * y * y % P
+        point = (2 * x * y * pow(1 + t, -1, P) % P, (y * y + x * x) * pow(1 - t, -1, P) % P)
+    return point
+
+
+def test_the_small_order_check_agrees_with_affine_doublings() -> None:
+    """The projective [8]P (issue 35: no inverses, 1.5 M instructions a key less) refuses
+    exactly the keys whose [8]P is the identity by the affine law: the eight points of
+    small order, and none of a thousand real keys or of their sums with each of them."""
+    import pbem.identity as identity_module
+
+    small = [identity_module._decode_point(bytes.fromhex(e["key"]))
+             for e in VECTORS["refused_keys"]]
+    small_points = {p for p in small if p is not None}
+    assert len(small_points) == 8
+    for point in small_points:
+        assert _affine_times_eight(point) == (0, 1)
+        assert identity_module._times_cofactor_is_identity(point)
+    checked = 0
+    for seed in range(1000):
+        point = identity_module._decode_point(real_key(seed))
+        assert point is not None
+        assert _affine_times_eight(point) != (0, 1)
+        assert not identity_module._times_cofactor_is_identity(point)
+        checked += 1
+    # points of the curve by their y (most of mixed order): the two agree on each
+    for y in range(2, 300):
+        point = identity_module._decode_point(enc(y))
+        if point is None:
+            continue
+        affine = _affine_times_eight(point) == (0, 1)
+        assert identity_module._times_cofactor_is_identity(point) is affine
+        checked += 1
+    assert checked > 1100
