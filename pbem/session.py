@@ -32,7 +32,14 @@ from typing import TYPE_CHECKING, Any
 
 from pbem import __version__, canonical, history, portable
 from pbem.atomic import write_atomic
-from pbem.envelope import MAX_SAVE, Envelope, body_hash, open_envelope, seal
+from pbem.envelope import (
+    MAX_SAVE,
+    Envelope,
+    body_hash,
+    committed_envelope,
+    open_envelope,
+    seal,
+)
 from pbem.errors import (
     ChainError,
     ConcurrencyError,
@@ -761,7 +768,8 @@ class Game:
         read, one signature check and one decode of the save per command)."""
         data, body = read if read is not None else read_save(home, path)
         files = _saved_files(home, path, body)
-        invite = open_envelope(files[0])
+        # committed to by the save just verified: read, not verified again
+        invite = committed_envelope(files[0])
         sealed = SealRecord(home.path, invite.hash)
         version = body.get("version", 0)
         highest = sealed.highest()

@@ -76,8 +76,9 @@ def test_receive_verifies_only_the_save_it_loads(
     _run(home, "status")
     checks = count_signature_checks()
     _run(home, "receive", str(incoming))
-    # the incoming file, the save of its game and the invite inside it: not the other two
-    assert len(checks) == 3
+    # the incoming file and the save of its game: not the other two saves, nor the
+    # invite beside the save, which the verified save commits to by its SHA-256 (issue 35)
+    assert len(checks) == 2
     checks.clear()
     monkeypatch.setattr(identity_module, "_verified", {})
     # the save receive wrote is kept as written: status verifies nothing
@@ -132,3 +133,27 @@ def test_a_receive_hashes_the_save_it_finds_once(
     # each save read hashed once (looked up, then kept): the one the file belongs to and
     # any read before it
     assert hashed and len(hashed) == len(set(hashed))
+
+
+def test_a_game_loads_its_invite_by_the_save_s_commitment(
+        played: Path, tmp_path: Path,
+        count_signature_checks: Callable[[], list[bytes]]) -> None:
+    """Loading a game checks one signature, its save's: the invite beside it is read
+    under the SHA-256 the save signed (issue 35: its own signature, checked when it came
+    in, was checked again at every command, an Ed25519 verification each); an invite
+    changed beside the save, its signature included, is refused as before."""
+    from pbem.errors import FormatError
+    from pbem.session import Home
+
+    home, _ = _home(played, tmp_path)
+    (save,) = sorted((home / "games").glob("*.pbsave"))[:1]
+    checks = count_signature_checks()
+    game = Home(home).game(save.stem)
+    assert len(checks) == 1 and game.verifier.setup.engine_id
+    invite = save.with_name(save.stem + ".files") / "000000.pbem"
+    data = bytearray(invite.read_bytes())
+    at = data.index(game.verifier.setup.creator.key) + 40  # inside the signature
+    data[at] ^= 1
+    invite.write_bytes(bytes(data))
+    with pytest.raises(FormatError, match="not the one the save signed"):
+        Home(home).game(save.stem)
