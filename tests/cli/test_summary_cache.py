@@ -157,3 +157,27 @@ def test_a_game_loads_its_invite_by_the_save_s_commitment(
     invite.write_bytes(bytes(data))
     with pytest.raises(FormatError, match="not the one the save signed"):
         Home(home).game(save.stem)
+
+
+def test_a_receive_without_standing_orders_loads_no_orders_module(
+        played: Path, tmp_path: Path) -> None:
+    """No side has standing orders in force, so none can answer: a receive loads no
+    module for them (issue 35: pbem.orders, 0.47 M instructions of every act and
+    receive), and imports the file as before."""
+    import json
+
+    from pbem.testing import fresh_run
+
+    home, incoming = _home(played, tmp_path)
+    probe = (
+        "import sys\n"
+        "from pbem.cli import main\n"
+        f"sys.argv = ['pbem', '--home', {json.dumps(str(home))}, 'receive', "
+        f"{json.dumps(str(incoming))}]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print('pbem.orders' in sys.modules)\n")
+    out = fresh_run(probe)
+    assert out[-1] == "False" and any("from the" in line for line in out), out
