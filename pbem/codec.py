@@ -651,13 +651,17 @@ def _make_packer(tp: Any) -> _Packer:
         normal = _normal(tp)
         return lambda v, d: canonical.pack_normal(normal(v, d))
     get = operator.attrgetter(*names)
+    # canonical.pack_map's bytes, its head and keys written once: the same at every digest
+    head = canonical.map_header(len(names))
+    keys = [canonical.pack_normal(name) for name in names]
 
     def pack(v: Any, d: int) -> bytes:
         if d >= canonical.MAX_DEPTH:
             raise _Slow
         inner = d + 1
-        return canonical.pack_map([(name, one(x, inner)) for name, one, x
-                                   in zip(names, packers, get(v), strict=True)])
+        return head + b"".join(itertools.chain.from_iterable(zip(
+            keys, [one(x, inner) for one, x in zip(packers, get(v), strict=True)],
+            strict=True)))
     _KEEPING.add(pack)
     return pack
 

@@ -37,14 +37,19 @@ CASES = {
                 "assert not ENGINE.check_scenarios()"),
     # a turn names its units off the position (State.counters), not the board's picture
     "for-the-motherland": ("engines.motherland", "4-uranus", ("pbem.view",),
-                           "assert s.view(None).cells"),
+                           "assert s.view(None).cells\n"
+                      "assert not ENGINE.check_scenarios()"),
     # a unit's moves (15.0) load the kit's movement search; a Front Marker's trace
-    # (14.1) does not
+    # (14.1) does not; a turn names its units off the position, not the board's picture,
+    # and checks no hex number (pbem scenario check)
     "backhand-blow": ("engines.backhand", "high-water-mark",
-                      ("engines.hexkit.movement", "engines.hexkit.overlay"),
+                      ("engines.hexkit.movement", "engines.hexkit.overlay", "pbem.view",
+                       "engines.hexkit.board", "engines.hexkit.checks"),
                       "from engines.backhand.movement import destinations\n"
                       "u = sorted(u for u, x in s.pos.units.items() if x.at[:1].isdigit())[0]\n"
-                      "assert destinations(s, (u,), s.pos.units[u].at)"),
+                      "assert destinations(s, (u,), s.pos.units[u].at)\n"
+                      "assert s.view(None).cells\n"
+                      "assert not ENGINE.check_scenarios()"),
 }
 
 #: answers every pending roll with ones (a draw with the cup's first counters)

@@ -8,11 +8,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from engines.backhand.control import update_control
 from engines.backhand.data import SIDES, load
 from engines.backhand.position import OFF, Position, Unit
 from engines.backhand.sequence import BackhandState
-from engines.hexkit.checks import check_named_hexes
 from pbem.engine import Engine, OptionSpec, ScenarioInfo, State
 
 
@@ -61,6 +59,9 @@ class BackhandEngine(Engine):
                            "Turn Record Track instead of the roll")]
 
     def check_scenarios(self) -> list[str]:
+        # 'pbem scenario check' alone checks hex numbers: a turn does not load the checks
+        from engines.hexkit.checks import check_named_hexes
+
         problems = super().check_scenarios()
         m = load().map
         expect = [("2510", "place:Kharkov", "2.2")]
@@ -70,6 +71,10 @@ class BackhandEngine(Engine):
         return problems + check_named_hexes(m, expect)
 
     def _new_state(self, scenario: str, options: Mapping[str, str]) -> State:
+        # control (3.1) and the rules it leans on load with a game made or a unit put:
+        # a command that lists or names moves nothing (issue 35)
+        from engines.backhand.control import update_control
+
         data = load()
         spec = data.scenario(scenario)
         units: dict[str, Unit] = {}

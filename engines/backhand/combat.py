@@ -3,11 +3,13 @@ result on the CRT (16.1, 16.8) and the random events (stand-in)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
 from engines.backhand.fronts import ap_left, in_range, paying_front
-from engines.backhand.position import OFF, AttackArgs, HitArgs, PhaseArgs, other
+from engines.backhand.position import OFF, PhaseArgs, other
+from engines.backhand.retreat import HitArgs
 from engines.hexkit.odds import fraction_type
 from pbem.engine import Event
 
@@ -15,6 +17,21 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
     from engines.backhand.state import BBState
+
+
+# the arguments of the Combat Phase's frames (16.0) are kept with its rules, here and in
+# retreat.py, not in position.py, which every command loads: a turn that fights no
+# battle makes none of their classes (issue 35)
+@dataclass(frozen=True)
+class AttackArgs:
+    """An attack being declared: the side, the segment's kind, the target hex, the
+    attacking units and the chits played."""
+
+    side: str = "soviet"
+    kind: str = "sp"
+    target: str = ""
+    units: tuple[str, ...] = ()
+    chits: tuple[str, ...] = ()
 
 
 def integrity(s: BBState, uid: str) -> int:

@@ -24,9 +24,21 @@ WEATHERS = ("frozen", "mud", "deep")
 COLUMN = {"frozen": "frozen", "mud": "mud", "deep": "deep"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class UnitType(Shared):
     """One counter: its printed values (2.4), from units.toml."""
+
+    def __init__(self, id: str, side: str, kind: str, motorized: bool, stationary: bool,
+                 formation: str, factors: tuple[tuple[int, int], ...], tr: int, ma: int,
+                 bracket: bool, at: str, arrive: int, entry: str, variable: str,
+                 front: str, city: str) -> None:
+        # the fields stored at once, as a frozen dataclass's own __init__ stores them one
+        # by one through object.__setattr__: every command makes the 124 counters, and
+        # that was most of loading the data (issue 35)
+        self.__dict__.update(
+            id=id, side=side, kind=kind, motorized=motorized, stationary=stationary,
+            formation=formation, factors=factors, tr=tr, ma=ma, bracket=bracket, at=at,
+            arrive=arrive, entry=entry, variable=variable, front=front, city=city)
 
     id: str
     side: str

@@ -7,13 +7,14 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from engines.backhand.fronts import paying_front
-from engines.backhand.position import BOXES, OFF, AttackArgs, MoveArgs, PhaseArgs, other
+from engines.backhand.position import BOXES, OFF, MoveArgs, PhaseArgs, other
 from engines.backhand.reinforcements import formation_places
 from engines.hexkit.zoc import STOP_ON_ENTRY
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
+    from engines.backhand.combat import AttackArgs
     from engines.backhand.state import BBState
     from engines.hexkit.movement import Cost, MoveClass
 

@@ -1,5 +1,6 @@
 """Backhand Blow's position: what a snapshot saves (the units, markers and tracks, and
-the arguments of the frames on the stack)."""
+the arguments of the frames on the stack; the Combat Phase's are combat.py's and
+retreat.py's)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,33 @@ class Unit:
     admin: bool = False
     refit: bool = False  # 13.1: under Frontnahe Auffrischung this game turn
     replaced: bool = False
+
+
+#: a saved unit's fields (:class:`Unit`'s), and those of them that are booleans
+UNIT_FIELDS = frozenset(("at", "steps", "oos", "oos_turns", "moved", "fought", "admin",
+                         "refit", "replaced"))
+
+
+def units_from_data(data: object) -> dict[str, Unit] | None:
+    """A snapshot's units, when every one is exactly what pbem.codec takes for a
+    :class:`Unit` (a map of its nine fields: ``at`` a string, ``steps`` and
+    ``oos_turns`` integers, the rest booleans; by an id that is a string); ``None``
+    otherwise, and the codec reads them and names what is wrong.  A command restores
+    its game's 124 units once, and the codec's per-field decoding, which writes each
+    field's place for the error it might name, was most of a restore (issue 35)."""
+    if type(data) is not dict:
+        return None
+    out = {}
+    for uid, u in data.items():
+        if (type(uid) is not str or type(u) is not dict or u.keys() != UNIT_FIELDS
+                or type(u["at"]) is not str or type(u["steps"]) is not int
+                or type(u["oos_turns"]) is not int or type(u["oos"]) is not bool
+                or type(u["moved"]) is not bool or type(u["fought"]) is not bool
+                or type(u["admin"]) is not bool or type(u["refit"]) is not bool
+                or type(u["replaced"]) is not bool):
+            return None
+        out[uid] = Unit(**u)
+    return out
 
 
 @dataclass
@@ -133,50 +161,6 @@ class MoveArgs:
     kind: str = "sp"
     units: tuple[str, ...] = ()
     origin: str = ""
-
-
-@dataclass(frozen=True)
-class AttackArgs:
-    """An attack being declared: the side, the segment's kind, the target hex, the
-    attacking units and the chits played."""
-
-    side: str = "soviet"
-    kind: str = "sp"
-    target: str = ""
-    units: tuple[str, ...] = ()
-    chits: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class HitArgs:
-    """A combat result being taken: the side taking the hits, how many, and the retreat
-    and advance that follow (16.7)."""
-
-    side: str = "soviet"  # the side taking the hits
-    attacker: str = "soviet"
-    kind: str = "sp"
-    target: str = ""
-    hits: int = 0
-    retreat: bool = False  # an R result (16.723: optional in a city)
-    retreated: int = 0
-    river: bool = False  # the retreat crossed a river: it stops (16.722)
-    units: tuple[str, ...] = ()  # the attackers (advance)
-    then: tuple[int, str] = (0, "")  # attacker's hits still to take, and events
-    no_advance: bool = False
-
-
-@dataclass(frozen=True)
-class AdvanceArgs:
-    """An advance after combat: the attackers who may advance into the target hex and on
-    (16.722), and those that have."""
-
-    side: str = "soviet"
-    kind: str = "sp"
-    target: str = ""
-    units: tuple[str, ...] = ()
-    retreated: int = 0
-    across: tuple[str, ...] = ()  # attackers who attacked across a river (16.722)
-    second: tuple[str, ...] = ()  # units that have taken their second hex
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,12 @@
 """Reinforcements and refit: where a formation's units stand, and the Frontnahe
-Auffrischung steps (13.1)."""
+Auffrischung steps (13.1).  Control (3.1) and the Front Markers' rules (14.1), with the
+supply rules they lean on, load where a unit is put or a marker's range asked: listing
+a turn's reinforcements needs neither (issue 35)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.backhand.control import put, update_control
-from engines.backhand.fronts import in_range
 from engines.backhand.position import BOXES, other
 from pbem.engine import Event
 
@@ -28,6 +28,8 @@ def apply_refits(s: BBState) -> list[Event]:
     """13.1: up to two steps each for the marked formation's units in the marked hex;
     its eliminated units are rebuilt there, unless the enemy holds the hex or it is full
     (10.2); none if every unit of the formation is eliminated."""
+    from engines.backhand.control import update_control
+
     ev = []
     for marker, spec in sorted(s.pos.refit_marks.items()):
         fid, _, h = spec.partition("@")
@@ -55,6 +57,8 @@ def reinforcements_due(s: BBState, side: str) -> list[str]:
 
 
 def replaceable(s: BBState) -> list[str]:
+    from engines.backhand.fronts import in_range
+
     out = []
     for u, x in sorted(s.pos.units.items()):
         if u.startswith("UP-") or s.data.units[u].side != "soviet" or x.replaced:
@@ -107,6 +111,8 @@ def arrive(s: BBState, side: str, *, to_box: bool) -> list[Event]:
     """11.1: ``side``'s reinforcements due this turn enter at their entry hex (a Front
     Marker's for Soviet front units), or go to Box #1 when the player sends them there,
     they enter in the box, or the hex is enemy held or full (10.1, 10.2)."""
+    from engines.backhand.control import put
+
     ev = []
     for u in reinforcements_due(s, side):
         entry = s.data.units[u].entry

@@ -4,12 +4,45 @@ second hex."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engines.backhand.position import OFF, AdvanceArgs, HitArgs, other
+from engines.backhand.position import OFF, other
 
 if TYPE_CHECKING:
     from engines.backhand.state import BBState
+
+
+@dataclass(frozen=True)
+class HitArgs:
+    """A combat result being taken: the side taking the hits, how many, and the retreat
+    and advance that follow (16.7)."""
+
+    side: str = "soviet"  # the side taking the hits
+    attacker: str = "soviet"
+    kind: str = "sp"
+    target: str = ""
+    hits: int = 0
+    retreat: bool = False  # an R result (16.723: optional in a city)
+    retreated: int = 0
+    river: bool = False  # the retreat crossed a river: it stops (16.722)
+    units: tuple[str, ...] = ()  # the attackers (advance)
+    then: tuple[int, str] = (0, "")  # attacker's hits still to take, and events
+    no_advance: bool = False
+
+
+@dataclass(frozen=True)
+class AdvanceArgs:
+    """An advance after combat: the attackers who may advance into the target hex and on
+    (16.722), and those that have."""
+
+    side: str = "soviet"
+    kind: str = "sp"
+    target: str = ""
+    units: tuple[str, ...] = ()
+    retreated: int = 0
+    across: tuple[str, ...] = ()  # attackers who attacked across a river (16.722)
+    second: tuple[str, ...] = ()  # units that have taken their second hex
 
 
 def defending(a: HitArgs) -> bool:

@@ -10,23 +10,6 @@ from typing import Any
 from engines.backhand.data import SIDES
 from engines.backhand.position import PhaseArgs, PhaseCall, Position, SegSpec, SegState, UnitArg
 from engines.backhand.state import BBState
-from engines.backhand.steps.move import MovePhase, MoveTo, Uprising
-from engines.backhand.steps.segment import (
-    Activity,
-    AdminIn,
-    AdminOut,
-    AdminPlace,
-    BoxShift,
-    Ersatz,
-    Fronts,
-    Order,
-    Phase,
-    SegC3I,
-    SegClose,
-    SegOpen,
-    SpendC3I,
-    Split,
-)
 from engines.backhand.steps.turn import (
     Advance,
     Attrition,
@@ -153,21 +136,26 @@ class SegRun(Sequence[BBState]):
 HERE = step_table(
     GameStep(), Turn(), Advance(), WeatherRoll(), Rochade(), Supply(), Attrition(),
     VariableRoll(), VariableDraw(), Reinforce(), ReplacementRoll(), Replace(), RefitPay(),
-    Refit(), Track(), EndTurn(), Segment(), SegRun(), SegOpen(), BoxShift(), SegC3I(),
-    Phase(), SegClose(), Fronts(), AdminIn(), AdminPlace(), AdminOut(), Order(),
-    SpendC3I(), Activity(), Split(), MovePhase(), MoveTo(), Uprising(), Ersatz())
+    Refit(), Track(), EndTurn(), Segment(), SegRun())
 
-#: the Combat Phase's steps (16.0), made by steps/fight.py with the first of them asked
-#: for: a turn that fights no battle (the Administrative Segment, a movement phase, the
-#: phase order and C3I points) imports neither them nor the combat and retreat rules
-#: (issue 35)
-ELSEWHERE = {"combat": "fight", "attackers": "fight", "chit": "fight", "crt": "fight",
-             "event": "fight", "hits": "fight", "advance": "fight"}
+#: the steps of a player segment, made by their module of steps/ with the first of them
+#: asked for: a command in the Administrative Segment (4.2 I) imports neither the
+#: segment's opening (steps/segment.py: the Front Markers, administrative movement) nor
+#: the Movement Phase (steps/move.py) with their rules, and one that fights no battle
+#: (a movement phase, the phase order and C3I points) neither the Combat Phase's steps
+#: (steps/fight.py) nor the combat and retreat rules (issue 35)
+ELSEWHERE = {
+    **dict.fromkeys(("seg-open", "box-shift", "seg-c3i", "phase", "seg-close", "fronts",
+                     "admin-in", "admin-place", "admin-out", "order", "c3i", "activity",
+                     "split"), "segment"),
+    **dict.fromkeys(("move", "move-to", "uprising"), "move"),
+    **dict.fromkeys(("combat", "attackers", "chit", "crt", "event", "hits", "advance"),
+                    "fight"),
+    "ersatz": "segment"}
 
-#: every step, named in the order the table had when fight.py's were made with the rest:
-#: the standing orders list them in it
-STEPS: Mapping[str, Step[Any]] = LazyStepTable(
-    HERE, ELSEWHERE, "engines.backhand.steps", before=tuple(HERE)[:-1])
+#: every step, named in the order the table had when all were made at once (those of
+#: HERE, then ELSEWHERE's as listed): the standing orders list them in it
+STEPS: Mapping[str, Step[Any]] = LazyStepTable(HERE, ELSEWHERE, "engines.backhand.steps")
 
 
 class BackhandState(BBState):

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from engines.backhand import view
 from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
-from engines.backhand.position import OFF, PLACINGS, Position
-from engines.backhand.victory import victory
+from engines.backhand.position import OFF, PLACINGS, Position, units_from_data
 from engines.hexkit.facts import BoardFacts, Placement
+from pbem import codec
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
@@ -132,6 +132,19 @@ class BBState(StepState[Position]):
         finally:
             self.invalidate()
 
+    def restore_body(self, body: Mapping[str, Any]) -> None:
+        """As the runtime restores a body, the units read by
+        :func:`~engines.backhand.position.units_from_data` where each is exactly what
+        the codec takes (anything else, and the rest of the position, by the codec)."""
+        pos = body.get("position") if isinstance(body, Mapping) else None
+        units = units_from_data(pos.get("units")) if isinstance(pos, dict) else None
+        if not isinstance(pos, dict) or units is None or "stack" not in body:
+            super().restore_body(body)
+            return
+        self.pos = codec.from_data(self.Position, {**pos, "units": {}})
+        self.pos.units = units
+        self.restore_stack(body["stack"])
+
     def on_map(self, uid: str) -> bool:
         return self.pos.units[uid].at not in OFF
 
@@ -234,6 +247,9 @@ class BBState(StepState[Position]):
     def _result(self) -> Result | None:
         if not self.over():
             return None
+        # the victory conditions (18.1, 18.2) and control (3.1) load with the end
+        from engines.backhand.victory import victory
+
         winner, text = victory(self)
         return Result(winner, "rules", text)
 
@@ -245,6 +261,9 @@ class BBState(StepState[Position]):
 
     def _view(self, side: str | None) -> BoardView:
         return view.board(self, side)
+
+    def counters(self, side: str | None) -> dict[str, str]:
+        return view.counters(self)
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         opts = decision.options

@@ -6,6 +6,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
+from pbem.engine import counter_text
 from pbem.memo import Memo
 
 if TYPE_CHECKING:
@@ -48,6 +49,38 @@ def _front(f: str, at: str) -> Piece:
 
     return Piece(f"front-{f}", "soviet", f"{f[:2].upper()} Front", at,
                  name=f"{f} Front Marker", color="#ffd040")
+
+
+def counters(s: BBState) -> dict[str, str]:
+    """What each counter on the board prints, as :func:`board`'s view has it (every side
+    sees every counter: nothing is hidden in this game), read off the position: a
+    listing's prompt and an act's events name the units with these, and drawing the board
+    for them loaded the picture's classes on every ``legal`` and ``act`` (issue 35)."""
+    texts = _texts(s.data)
+    out = {}
+    for u, x in sorted(s.pos.units.items()):
+        if x.at in _OFF:
+            continue
+        key = (u, x.steps)
+        text = texts.get(key)
+        if text is None:
+            a, d = s.factors(u)
+            bracket = not u.startswith("UP-") and s.data.units[u].bracket
+            text = texts[key] = counter_text(u, u, f"({a}-{d})" if bracket else f"{a}-{d}")
+        out[u] = text
+    for f in FRONTS:
+        out[f"front-{f}"] = counter_text(f"front-{f}", f"{f} Front Marker",
+                                         f"{f[:2].upper()} Front")
+    return out
+
+
+def _texts(data: Data) -> dict[tuple[str, int], str]:
+    """A counter's text by its unit and steps (its factors by steps, its bracket, are the
+    order of battle's), kept in the data set: every listing names the units again."""
+    got: dict[tuple[str, int], str] | None = data.__dict__.get("_counter_texts")
+    if got is None:
+        got = data.__dict__["_counter_texts"] = {}
+    return got
 
 
 def board(s: BBState, side: str | None) -> BoardView:

@@ -6,6 +6,7 @@ Each field says what it holds in the book's terms, with the rule that reads it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from typing import Any
 
 from pbem.engine import copy_data
 
@@ -55,6 +56,32 @@ class Unit:
         return Unit(self.hex, self.box, self.steps, self.chit, self.supply, self.mp,
                     self.moves, self.mode, self.attacked, self.defended, self.displaced,
                     self.return_turn, self.returning, self.start)
+
+
+#: Unit's fields in the two orders its data comes in, each with the one type pbem.codec
+#: takes for each field (a str, an int or a bool): a canonical map's (sorted by name: a
+#: save's bytes decoded) and the class's own (``snapshot()``, not yet encoded)
+_UNIT_FORMS = {
+    tuple(f.name for f in order): tuple({"str": str, "int": int, "bool": bool}[str(f.type)]
+                                        for f in order)
+    for order in (sorted(fields(Unit), key=lambda f: f.name), fields(Unit))}
+
+
+def units_from_data(data: Any) -> dict[str, Unit] | None:
+    """The units of a position's data as pbem.codec reads them, or None for anything but
+    the plain form (a map of unit maps, every field there in one of the two orders, each
+    of its exact type): the codec then reads them and names what is wrong.  The game's
+    179 units of 14 fields were half of restoring a position, field by field through the
+    codec, at every command that loads a game (issue 35)."""
+    if type(data) is not dict:
+        return None
+    out: dict[str, Unit] = {}
+    forms = _UNIT_FORMS
+    for uid, d in data.items():
+        if type(d) is not dict or tuple(map(type, d.values())) != forms.get(tuple(d)):
+            return None
+        out[uid] = Unit(**d)
+    return out
 
 
 @dataclass(slots=True)

@@ -12,7 +12,6 @@ from engines.motherland.const import BLOCKING_SIDES, other
 from engines.motherland.data import ARMOR_TYPES
 from engines.motherland.notation import ADVANCE, RETREAT, act, of_kind
 from engines.motherland.terrain import may_enter_country, terrain_cost
-from engines.motherland.victory import claim
 from pbem.engine import Action, Event
 from pbem.grammar import Act
 from pbem.steps import Flow, Frame, Refusal
@@ -44,7 +43,7 @@ def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str
         return []
     side = s.c(units[0]).side
     a = s.u(units[0]).hex
-    ez = s.zoc(other(side))
+    enemy = other(side)
     oos = any(s.u(x).supply == "out" for x in units)
     gun = any(s.c(x).type == "railroad_gun" for x in units)
 
@@ -55,7 +54,7 @@ def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str
                for x in units):
             return None
         friend = s.has_friend(n, side)
-        z = n in ez
+        z = s.in_zoc(enemy, n)
         if oos and z and not friend:
             return None  # 8.6.2, 4.2.2
         return 0 if not z and not friend else 1 if not z else 2 if friend else 3
@@ -153,7 +152,7 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
     side = s.c(units[0]).side
     src = s.u(units[0]).hex
     friend = s.has_friend(dest, side)
-    zoc_loss = dest in s.zoc(other(side)) and not friend
+    zoc_loss = not friend and s.ezoc(side, dest)
     river = s.data.side_features(src, dest) & {"minor_river", "major_river", "strait"}
     for uid in units:
         s.u(uid).hex = dest
@@ -163,6 +162,8 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
     s._touch()
     s.tell(Event(f"{' '.join(s.label(x) for x in units)} retreat {src} -> {dest}", "retreat",
                  hexes=(src, dest), units=tuple(units), rule="8.6"))
+    from engines.motherland.victory import claim
+
     for uid in units:
         claim(s, uid, dest)
     if zoc_loss:  # one step for the stack, the owner choosing the unit
@@ -198,6 +199,8 @@ def advance_start(s: MotherlandState, t: RoleArgs) -> None:
                 unit.hex = cb.target
                 unit.mode = "ovr"  # 7.1, 7.2.2
             s._touch()
+            from engines.motherland.victory import claim
+
             for uid in movers:
                 claim(s, uid, cb.target)
             if movers:
@@ -280,6 +283,8 @@ def apply_advance(s: MotherlandState, t: AdvanceArgs, a: Act) -> None:
     s.u(uid).hex = dest
     t.moved[uid] = t.moved.get(uid, 0) + 1
     s._touch()
+    from engines.motherland.victory import claim
+
     claim(s, uid, dest)
     s.tell(Event(f"{s.label(uid)} advances {src} -> {dest}", "move", hexes=(src, dest),
                  units=(uid,), rule="8.7"))

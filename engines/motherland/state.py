@@ -66,11 +66,11 @@ from engines.motherland.data import (
     ScenarioData,
 )
 from engines.motherland.notation import of_kind, parse
-from engines.motherland.position import Combat, Position, Unit
+from engines.motherland.position import Combat, Position, Unit, units_from_data
 from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS
 from pbem import typedcopy
-from pbem.engine import CHANCE, Action, Decision, Result, State
+from pbem.engine import CHANCE, Action, Decision, Result, State, counter_text
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
@@ -277,8 +277,31 @@ class MotherlandState(StepState[Position]):
             hit = self._cache[key] = self.facts().zoc(side, self.data.zoc_rule).hexes
         return hit
 
+    def in_zoc(self, side: str, h: str) -> bool:
+        """Whether ``h`` is in :meth:`zoc` of ``side``, asked of that hex alone: a retreat
+        (8.6.1, 8.6.2) reads the enemy ZOC of the two or three hexes around the units,
+        and mapping every hex the enemy's units reach was a quarter of listing it (issue
+        35).  The map's reading, turned round (adjacency is symmetric): a land hex
+        next to one of ``side``'s units that exerts a ZOC, not across a blocking
+        hexside (4.1, 16.7)."""
+        known: frozenset[str] | None = self._cache.get(("zoc", side))
+        if known is not None:
+            return h in known
+        data = self.data
+        if h in data.water:
+            return False  # a ZOC covers land only (GameData.zoc_rule)
+        stacks, counters, hm = self.stacks(side), data.counters, data.hexmap
+        ids = hm.ids
+        for j in hm.adjacency[hm.index[h]]:
+            n = ids[j]
+            here = stacks.get(n)
+            if (here and any(counters[u].exerts_zoc for u in here)
+                    and not data.side_features(n, h) & BLOCKING_SIDES):
+                return True
+        return False
+
     def ezoc(self, side: str, h: str) -> bool:
-        return h in self.zoc(other(side))
+        return self.in_zoc(other(side), h)
 
     def steps_of(self, uid: str) -> int:
         return int(self.u(uid).steps)
@@ -438,6 +461,19 @@ class MotherlandState(StepState[Position]):
     def over(self) -> bool:
         return self.pos.result is not None
 
+    def restore_body(self, body: Mapping[str, Any]) -> None:
+        # the units read at once where their data is in the plain form
+        # (position.units_from_data), the rest of the position as the runtime reads it;
+        # anything else goes the runtime's way whole, which names the fault
+        given = body.get("position") if isinstance(body, Mapping) else None
+        pos: dict[str, Any] | None = given if type(given) is dict else None
+        units = units_from_data(pos.get("units")) if pos is not None else None
+        if pos is None or units is None:
+            super().restore_body(body)
+            return
+        super().restore_body({**body, "position": {**pos, "units": {}}})
+        self.pos.units = units
+
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         # 8.5: of the ways to take a result, the one with the most step losses (the
         # options run from all losses to all retreats; ties keep the listed order)
@@ -486,7 +522,29 @@ class MotherlandState(StepState[Position]):
 
         return build_view(self, side)
 
-    def counters(self, side: str | None) -> dict[str, str]:
-        from engines.motherland.view import counters
+    def printed(self, uid: str) -> str:
+        """What the counter prints: its factors, a chit army's letter until a chit is
+        drawn for it (11.0)."""
+        c, u = self.c(uid), self.u(uid)
+        a, d, m = self.factors(uid)
+        return f"{a}-{d}-{m}" if c.type not in CHIT_TYPES or u.chit else f"{c.letter}-{m}"
 
-        return counters(self, side)
+    def counters(self, side: str | None) -> dict[str, str]:
+        """What the view's pieces print, by id (nothing is hidden: 6.6), without drawing
+        the board or loading the view's module: ``act`` and ``legal`` name their units
+        by them (issue 35: the module was 1 M instructions of each).  Kept with the
+        position (``_cache``, forgotten at every change): a listing asks twice."""
+        kept: dict[str, str] | None = self._cache.get("counters")
+        if kept is not None:
+            return dict(kept)
+        out: dict[str, str] = {}
+        for uid, u in sorted(self.pos.units.items()):
+            if (u.hex or u.box) != "out":
+                out[uid] = counter_text(uid, self.label(uid), self.printed(uid))
+        for p, h in sorted(self.pos.partisans.items()):
+            if h:
+                out[f"partisan:{p}"] = counter_text(f"partisan:{p}", p, "P")
+        if self.pos.stalin == "moscow":
+            out["stalin"] = counter_text("stalin", "Stalin", "Stalin")
+        self._cache["counters"] = out
+        return dict(out)

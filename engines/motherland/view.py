@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
-from pbem.engine import counter_text
 from pbem.memo import Memo
 
 if TYPE_CHECKING:
@@ -69,16 +68,6 @@ def _map_fields(data: GameData) -> dict[str, object]:
             "edges": static.edges, "lines": static.lines, "boxes": static.boxes}
 
 
-def _factors(state: MotherlandState, uid: str) -> str:
-    """What the counter prints: its factors, a chit army's letter until a chit is drawn
-    for it (11.0)."""
-    c, u = state.c(uid), state.u(uid)
-    a, d, m = state.factors(uid)
-    return f"{a}-{d}-{m}" if c.type not in ("combined_arms", "guards", "shock", "tank",
-                                             "mech_group", "fortress") or u.chit \
-        else f"{c.letter}-{m}"
-
-
 def _piece(state: MotherlandState, uid: str, loc: str) -> Piece:
     from pbem.view import Piece
 
@@ -89,29 +78,8 @@ def _piece(state: MotherlandState, uid: str, loc: str) -> Piece:
     if u.chit:
         a, d = state.factors(uid)[:2]
         markers.append(f"chit {u.chit} ({a}-{d})")
-    return Piece(uid, c.side, _factors(state, uid), loc, state.label(uid), tuple(markers),
+    return Piece(uid, c.side, state.printed(uid), loc, state.label(uid), tuple(markers),
                  False, _SIDE_COLORS[c.side])
-
-
-def counters(state: MotherlandState, side: str | None) -> dict[str, str]:
-    """What :func:`build_view`'s pieces print, by id (nothing is hidden: 6.6), without
-    drawing the board: ``act`` and ``legal`` name their units by them, and the board's
-    classes (``pbem.view``) were a tenth of such a command's imports (issue 35).  Kept
-    with the position (``_cache``, forgotten at every change): a listing asks twice."""
-    kept: dict[str, str] | None = state._cache.get("counters")
-    if kept is not None:
-        return dict(kept)
-    out: dict[str, str] = {}
-    for uid, u in sorted(state.pos.units.items()):
-        if (u.hex or u.box) != "out":
-            out[uid] = counter_text(uid, state.label(uid), _factors(state, uid))
-    for p, h in sorted(state.pos.partisans.items()):
-        if h:
-            out[f"partisan:{p}"] = counter_text(f"partisan:{p}", p, "P")
-    if state.pos.stalin == "moscow":
-        out["stalin"] = counter_text("stalin", "Stalin", "Stalin")
-    state._cache["counters"] = out
-    return dict(out)
 
 
 def _kept(data: GameData) -> Memo[tuple[str, str, int, str, str], Piece]:

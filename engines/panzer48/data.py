@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass
 from math import gcd
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
 from engines.hexkit.shared import Shared
@@ -90,6 +90,20 @@ class Formation(Shared):
     schedule: tuple[tuple[str, int], ...] = ()  # (area letter, earliest turn)
 
 
+_T = TypeVar("_T")
+
+
+def _made(cls: type[_T], **fields: Any) -> _T:
+    """``cls(**fields)`` for a frozen dataclass of this module given every field: the
+    frozen class's ``__init__`` sets each field through ``object.__setattr__``, 20 k
+    instructions for a unit's eleven, and loading the data made 58 of them at every
+    command (issue 35); this sets them at once.  tests/panzer48/test_data_load.py holds
+    the records made so equal to the class's own."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
+
+
 class Data(Shared):
     """The engine's data: map, units, formations, charts."""
 
@@ -103,21 +117,25 @@ class Data(Shared):
         for side in SIDES:
             for fid, spec in u.get_table("formations", side).items():
                 enters = spec.get("enters", {})
-                forms[fid] = Formation(
-                    fid, side, str(spec["name"]), str(spec.get("area", "")),
-                    tuple(spec.get("hexes", ())), tuple(spec.get("assigned", ())),
-                    int(enters.get("turn", 0)), str(enters.get("area", "")),
-                    tuple(sorted((str(k), int(v)) for k, v in spec.get("schedule", {}).items())))
+                forms[fid] = _made(
+                    Formation, id=fid, side=side, name=str(spec["name"]),
+                    area=str(spec.get("area", "")), hexes=tuple(spec.get("hexes", ())),
+                    assigned=tuple(spec.get("assigned", ())),
+                    enters_turn=int(enters.get("turn", 0)),
+                    enters_area=str(enters.get("area", "")),
+                    schedule=tuple(sorted((str(k), int(v))
+                                          for k, v in spec.get("schedule", {}).items())))
         self.formations: MappingProxyType[str, Formation] = MappingProxyType(forms)
         units: dict[str, UnitInfo] = {}
         for i, spec in enumerate(u.get_list("unit")):
             f = forms.get(str(spec["formation"]))
             if f is None:
                 raise u.error(("unit", i, "formation"), "no such formation")
-            units[str(spec["id"])] = UnitInfo(
-                str(spec["id"]), f.side, f.id, str(spec["name"]), int(spec["steps"]),
-                str(spec["target"]), str(spec["fire"]), sizes[str(spec["size"])],
-                int(spec["ma"]), int(spec.get("range", 0)), int(spec.get("armor", 0)))
+            units[str(spec["id"])] = _made(
+                UnitInfo, id=str(spec["id"]), side=f.side, formation=f.id,
+                name=str(spec["name"]), steps=int(spec["steps"]), target=str(spec["target"]),
+                fire=str(spec["fire"]), size=sizes[str(spec["size"])], ma=int(spec["ma"]),
+                range=int(spec.get("range", 0)), armor=int(spec.get("armor", 0)))
         self.units: MappingProxyType[str, UnitInfo] = MappingProxyType(dict(sorted(units.items())))
         self.entry: MappingProxyType[str, tuple[str, ...]] = MappingProxyType({
             str(k): tuple(v) for k, v in sorted(u.get_table("entry").items())

@@ -72,20 +72,6 @@ def reveal(s: P48State, action: Act) -> None:
                  "the commitment)", "reveal", rule="9.1"))
 
 
-def arrivals(s: P48State, side: str) -> None:
-    """9.1: the reinforcements due this turn become able to enter."""
-    for u, x in s.pos.units.items():
-        info = s.d.units[u]
-        if info.side != side or x.where != "setup":
-            continue
-        f = s.d.formations[info.formation]
-        if side == "german" and f.enters_turn and f.enters_turn <= s.pos.turn:
-            x.where = "due"
-        if (side == "soviet" and f.id in s.pos.plan_areas
-                and s.pos.plan_turns.get(f.id, 0) == s.pos.turn):
-            x.where = "due"
-
-
 def place_defaults(s: P48State, side: str) -> None:
     """9: each unit's scenario hex: the 7th Luftwaffe and 26th Tank group in their hexes,
     personnel on the starting front nearest their area, others nearest their area."""

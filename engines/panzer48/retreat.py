@@ -150,19 +150,6 @@ def on_path(c: Combat, u: str, here: str, n: str) -> bool:
         trail.index(here) + 1] == n
 
 
-def start_advance(s: P48State) -> None:
-    """8.4: once the defenders' hex is empty, each non-weapon attacker that fired may
-    advance as far as the required retreat (or the largest morale result)."""
-    c = s.fight()
-    if c.advance or s.at(c.hex, other(c.attacker)):
-        return
-    length = c.required if c.path else c.largest
-    for u in c.fired:
-        if (u in c.attackers and s.pos.units[u].where == "map"
-                and s.d.units[u].target != "W" and not s.pos.units[u].retreated):
-            c.advance[u] = length
-
-
 def advance_hexes(s: P48State, u: str, here: str, left: int,
                   seen: frozenset[str] = frozenset()) -> list[str]:
     """The hexes ``u`` may advance into from ``here`` with ``left`` hexes to go: not

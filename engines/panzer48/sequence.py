@@ -109,10 +109,6 @@ class MovementPhase(Procedure[P48State]):
     Args = SideArgs
 
     def run(self, s: P48State, args: SideArgs, flow: Flow) -> list[Event]:
-        # the reinforcements' rules (and below the score's) imported where they run, not
-        # by every turn's command (issue 35)
-        from engines.panzer48.reinforcements import arrivals
-
         pos = s.pos
         pos.phase = "movement"
         for x in pos.units.values():
@@ -124,6 +120,22 @@ class MovementPhase(Procedure[P48State]):
         arrivals(s, args.side)
         flow.goto("movement")
         return [Event(f"turn {pos.turn}: {args.side} movement phase", "phase", rule="3.2")]
+
+
+def arrivals(s: P48State, side: str) -> None:
+    """9.1: the reinforcements due this turn become able to enter: here, with the phase
+    that runs it, not with the reinforcements' other rules (their entry, plan and set-up),
+    which a command that enters a Movement Phase need not import (issue 35)."""
+    for u, x in s.pos.units.items():
+        info = s.d.units[u]
+        if info.side != side or x.where != "setup":
+            continue
+        f = s.d.formations[info.formation]
+        if side == "german" and f.enters_turn and f.enters_turn <= s.pos.turn:
+            x.where = "due"
+        if (side == "soviet" and f.id in s.pos.plan_areas
+                and s.pos.plan_turns.get(f.id, 0) == s.pos.turn):
+            x.where = "due"
 
 
 class PlayerTurnEnd(Procedure[P48State]):

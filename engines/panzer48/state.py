@@ -16,8 +16,15 @@ from typing import TYPE_CHECKING, Any
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.panzer48.data import SIDES, Data, UnitInfo, data
 from engines.panzer48.notation import CHECK, COMMIT, OPEN, RETREAT, parse
-from engines.panzer48.position import Combat, Position, SideArgs
+from engines.panzer48.position import (
+    Combat,
+    Position,
+    SideArgs,
+    position_data,
+    read_position,
+)
 from engines.panzer48.view import board, counters, status_line
+from pbem import canonical
 from pbem.engine import Action, Decision, Result
 from pbem.errors import FormatError
 from pbem.grammar import Act
@@ -110,14 +117,26 @@ class P48State(StepState[Position]):
         self._facts = (key, found)
         return found
 
+    # on_map, at and owner_at read the units themselves, as the facts place them (on the
+    # map in a hex, in id order): one pass over the 46 units is a seventh of the key that
+    # finds the facts kept, and a command that asks only these (an act's fire, its
+    # events' counters) never builds the facts (2 M instructions, issue 35)
+
     def on_map(self, side: str | None = None) -> list[str]:
-        return [p.unit for p in self.facts().units(side)]
+        info = self.d.units
+        return sorted(u for u, x in self.pos.units.items()
+                      if x.where == "map" and x.hex and (side is None or info[u].side == side))
 
     def at(self, h: str, side: str | None = None) -> list[str]:
-        return list(self.facts().at(h, side))
+        if not h:
+            return []
+        info = self.d.units
+        return sorted(u for u, x in self.pos.units.items()
+                      if x.hex == h and x.where == "map"
+                      and (side is None or info[u].side == side))
 
     def owner_at(self, h: str) -> str | None:
-        here = self.facts().at(h)
+        here = self.at(h)
         return self.d.units[here[0]].side if here else None
 
     def stacks(self) -> Mapping[str, tuple[str, ...]]:
@@ -208,8 +227,16 @@ class P48State(StepState[Position]):
         """As the runtime's, and each unit's movement points spent refused unless they are
         a fraction in lowest terms with a positive denominator, as the codec's Fraction
         refused them before the position held the pair (position.MPs): one value, one
-        encoding, so a save's digest names one position."""
-        super().restore_body(body)
+        encoding, so a save's digest names one position.  A position of exactly its types
+        is read by hand (position.read_position); any other by the runtime, as before."""
+        pos = (read_position(body["position"])
+               if isinstance(body, Mapping) and "position" in body and "stack" in body
+               else None)
+        if pos is None:
+            super().restore_body(body)
+        else:
+            self.pos = pos
+            self.restore_stack(body["stack"])
         for u, x in self.pos.units.items():
             n, d = x.spent
             if d <= 0:
@@ -218,6 +245,22 @@ class P48State(StepState[Position]):
             if gcd(n, d) != 1:
                 raise FormatError(f"position.units[{u!r}].spent: fraction {n}/{d} is not "
                                   "in lowest terms")
+
+    def normal_body(self) -> bytes | None:
+        """The runtime's, with the position's data made by hand (position.position_data)
+        where it holds exactly its types; else the runtime's way."""
+        cls = type(self)
+        found = position_data(self.pos) if (
+            cls._snapshot is StepState._snapshot
+            and cls.setup_position is StepState.setup_position) else None
+        if found is None:
+            return super().normal_body()
+        try:
+            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+        except Exception:  # the generic way raises the error it always raised
+            return None
+        return canonical.pack_map([("position", canonical.pack_normal(found)),
+                                   ("stack", stack)])
 
     def setup_data(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Setup shorthand: ``at = { "685/I" = "3508", "89T" = "3507 -1 flipped" }`` places
@@ -280,10 +323,12 @@ class P48State(StepState[Position]):
     def conceal(self, action: Action, salt: Callable[[str], bytes]) -> Action:
         """9.1 through a session: the plan's area leaves only as a commitment (a salted
         hash, pbem.engine.Commitment), and its reveal carries the salt."""
+        if not isinstance(action, Act) or action.kind not in ("plan", "reveal"):
+            return action
+        # 9.1's rules imported for a plan or a reveal only: every act of ours passes here
+        # (issue 35: with stacking and ZOCs, 1.5 M instructions of a fire's act)
         from engines.panzer48.reinforcements import digest_of
 
-        if not isinstance(action, Act):
-            return action
         if action.kind == "plan":
             f, area = action.text("force"), action.text("area")
             return COMMIT(f, action.number("turn"), digest_of(f, area, salt(f)))
@@ -298,11 +343,11 @@ class P48State(StepState[Position]):
         """9.1: the Soviet player's own plan, which no file holds until each area is
         revealed: the position keeps only the digests, so the areas are found again by
         trying the scheduled ones with his salt (only he can make it)."""
-        from engines.panzer48.reinforcements import digest_of, open_salt
-
         secret = [f for f in sorted(self.pos.plan_digests) if f not in self.pos.plan_areas]
         if side != "soviet" or not secret:
             return []
+        from engines.panzer48.reinforcements import digest_of, open_salt
+
         plans = []
         for f in secret:
             dig = self.pos.plan_digests[f]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import SIDES, other
-from engines.panzer48.zoc import ZOC, zoc
 
 if TYPE_CHECKING:
     from engines.hexkit.zoc import ZocMap
@@ -17,7 +16,10 @@ def update_control(s: P48State) -> None:
     exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC."""
     # each side's ZOC as a set of hexes, not a map of who exerts it: this runs after
     # every step of every move, and the moving side's whole ZOC map, new at each step,
-    # was a fifth of a replay, asking each control hex alone a third (issue 35)
+    # was a fifth of a replay, asking each control hex alone a third (issue 35); the ZOC
+    # rule (5) imported here and below, not by every status line's score
+    from engines.panzer48.zoc import ZOC
+
     facts = s.facts()
     stacks = facts.stacks()
     zocs = {side: facts.zoc_hexes(side, ZOC) for side in SIDES}
@@ -43,6 +45,8 @@ def score(s: P48State) -> dict[str, int]:
         # no Soviet unit has exited: no road path to trace, so no German ZOC to find (the
         # status line scores every position a command shows: issue 35)
         return pts
+    from engines.panzer48.zoc import zoc
+
     german_zoc = zoc(s, "german")
     areas = {h for hs in s.d.entry.values() for h in hs if h not in s.d.entry["G"]}
     for h, steps in sorted(s.pos.exits.items()):

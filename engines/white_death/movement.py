@@ -349,7 +349,21 @@ def left_ticks(s: WDState, u: U) -> int:
 
 
 def move_ticks(s: WDState, uid: str, frm: str, to: str) -> int | None:
-    """:meth:`move_cost` in ticks: the same rules, in ints."""
+    """:meth:`move_cost` in ticks: the same rules, in ints.
+
+    Kept with the position's other answers (``s._cache``: gone after every step that
+    acted and every unit that changes hex): a move's check asks it and its effect asks it
+    again, with nothing changed between (issue 35: once more per move replayed)."""
+    key = ("move-ticks", uid, frm, to)
+    cache = s._cache
+    if key in cache:
+        got: int | None = cache[key]
+        return got
+    cost = cache[key] = _move_ticks(s, uid, frm, to)
+    return cost
+
+
+def _move_ticks(s: WDState, uid: str, frm: str, to: str) -> int | None:
     cost = enter_ticks(s, uid, frm, to)
     if cost is None:
         return None

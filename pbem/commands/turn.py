@@ -214,7 +214,6 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
         if decision is None:
             echo(game.awaiting())
             return
-        from pbem.choices import columns, count_words, folded, group, unit_table
         from pbem.naming import cites, prompt_named
 
         prompt = prompt_named(decision.prompt, game.state.counters(game.side),
@@ -225,8 +224,12 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
         # a short list is printed as it is: grouping it would draw the side's view only for
         # where each unit stands (issue 35: the board and pbem.view, ~12 M instructions)
         short = len(actions) <= LIST_WHOLE
-        grouped = (None if show_all or (short and not focus)
-                   else group(game.state, game.side, actions))
+        if show_all or (short and not focus):
+            grouped = None  # and pbem.choices not loaded for it (issue 35: 1.6 M)
+        else:
+            from pbem.choices import group
+
+            grouped = group(game.state, game.side, actions)
         one = grouped.find(focus) if grouped is not None and focus else None
         if grouped is None or (short and one is None):
             if focus and not actions:
@@ -234,6 +237,8 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
             for text in actions:
                 echo(f"  {text}")
             return
+        from pbem.choices import columns, count_words, folded, unit_table
+
         cells = frozenset(c.hex for c in game.view().cells)
         width = max(40, console_width() - 4)
         if focus:

@@ -3,9 +3,12 @@ the map and the order of battle is found without asking every hex or every unit 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
-from engines.backhand.data import ENGINE_ID, Data
+from engines.backhand.data import ENGINE_ID, Data, UnitType
+from engines.backhand.data import load as load_data
 from engines.hexkit import ScenarioSet, load_scenario_dir
 from engines.hexkit.hexmap import HexMap
 
@@ -63,3 +66,19 @@ def test_each_printed_steps_factors_are_read_once(monkeypatch: pytest.MonkeyPatc
 
 def doc_uprising(data: ScenarioSet) -> str:
     return data.doc("units.toml").get_str("uprising", "factors")
+
+
+def test_a_counter_holds_every_printed_value_and_stays_frozen() -> None:
+    """A counter's values (2.4) are stored at once rather than through the frozen
+    dataclass's field-by-field __init__ (issue 35): each field holds what it was given,
+    in the fields' order, and the counter is still frozen, equal by value and hashable."""
+    values = ("LAH-1", "german", "pzgren", True, False, "LAH", ((5, 6), (3, 4)), 3, 8,
+              False, "2510", 0, "", "", "", "")
+    t = UnitType(*values)
+    assert tuple(getattr(t, f.name) for f in dataclasses.fields(UnitType)) == values
+    assert list(vars(t)) == [f.name for f in dataclasses.fields(UnitType)]
+    assert t == UnitType(*values) and hash(t) == hash(UnitType(*values))
+    assert t != UnitType(*values[:-1], "Kharkov") and t.steps == 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        t.ma = 9  # type: ignore[misc]
+    assert {u.id for u in load_data().units.values()} == set(load_data().units)

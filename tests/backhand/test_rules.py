@@ -149,8 +149,7 @@ def test_16_724_no_combat_into_a_swamp() -> None:
 
 
 def _attack_figures(text: str, target: str, units: tuple[str, ...]) -> tuple[object, int, int]:
-    from engines.backhand.combat import combat_figures
-    from engines.backhand.position import AttackArgs
+    from engines.backhand.combat import AttackArgs, combat_figures
     s = at(text)
     a, d, drm, _ = combat_figures(s, AttackArgs("soviet", "sp", target, units, ("-", "-")))
     return a, d, drm
@@ -171,8 +170,7 @@ def test_16_721_stream_minus_two_when_all_attack_across() -> None:
 
 
 def test_16_722_retreat_stops_after_crossing_a_river() -> None:
-    from engines.backhand.position import HitArgs
-    from engines.backhand.retreat import retreats
+    from engines.backhand.retreat import HitArgs, retreats
     s = at('clear = true\nplace = { "LAH-1" = "2813", "12T" = "2913" }')
     a = HitArgs("german", "soviet", "sp", "2812", 1, False, 1, True, ("12T",), (0, "2913"))
     assert retreats(s, a) == []
@@ -265,7 +263,7 @@ def test_14_2_front_marker_moves_one_hex_once_a_segment() -> None:
 
 
 def test_16_723_city_defender_need_not_retreat() -> None:
-    from engines.backhand.position import HitArgs
+    from engines.backhand.retreat import HitArgs
     from engines.backhand.steps.fight import Hits
     s = at('clear = true\nplace = { "DF" = "2510", "12T" = "2610" }')
     a = HitArgs("german", "soviet", "sp", "2510", 0, True, 0, False, ("12T",), (0, "2510"))
@@ -382,8 +380,7 @@ def test_16_722_no_second_hex_after_attacking_across_a_river() -> None:
 def test_16_73_soviet_chit_needs_the_defender_in_range_of_a_front() -> None:
     base = ('clear = true\nplace = { "12T" = "2107", "DF" = "2207" }\n'
             'fronts = { southwest = "{sw}", voronezh = "3704" }')
-    from engines.backhand.combat import combat_figures
-    from engines.backhand.position import AttackArgs
+    from engines.backhand.combat import AttackArgs, combat_figures
     near = at(base.replace("{sw}", "2510"))
     far = at(base.replace("{sw}", "3917"))
     args = AttackArgs("soviet", "sp", "2207", ("12T",), ("Katyusha", "-"))

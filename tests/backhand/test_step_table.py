@@ -4,9 +4,11 @@ and retreat rules; the table is the one it was, name for name and in the same or
 
 from __future__ import annotations
 
+import json
+
 from engines.backhand import ENGINE
 from engines.backhand.sequence import STEPS
-from pbem.testing import check_step_table, fresh_run
+from pbem.testing import check_step_table, fresh_run, settle
 
 #: the table's names in the order it had when every module was imported to build it
 ORDER = ["game", "turn", "new-turn", "weather", "rochade", "supply", "attrition", "vr-roll",
@@ -53,3 +55,39 @@ def test_a_turn_without_a_battle_imports_no_step_of_the_combat_phase() -> None:
     first, then = out_lines
     assert first.endswith(" []"), first
     assert then == str(sorted(COMBAT))
+
+
+#: the modules a listing in the Administrative Segment (4.2 I) leaves unloaded: a player
+#: segment's opening, its Movement Phase and their rules, and control (3.1), the Front
+#: Markers (14.1), supply (7.0) and victory (18.1), which listing the turn's
+#: reinforcements (11.1) does not ask
+SEGMENT = ("engines.backhand.steps.segment", "engines.backhand.steps.move",
+           "engines.backhand.admin", "engines.backhand.movement",
+           "engines.backhand.uprisings", "engines.backhand.control",
+           "engines.backhand.fronts", "engines.backhand.supply", "engines.backhand.victory")
+
+_ADMIN = """
+import json, sys
+from engines.backhand import ENGINE
+from pbem.testing import settle
+
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+# what 'pbem legal' asks: the decision, its listing, the units' names, the status line
+side = s.current_player()
+print(s.decision().kind, len(s.legal_actions()), len(s.counters(side)) > 0,
+      bool(s.status_line(side)), sorted(m for m in {segment!r} if m in sys.modules))
+s.steps["move-to"]
+print(sorted(m for m in {segment!r} if m in sys.modules))
+"""
+
+
+def test_a_command_in_the_administrative_segment_imports_no_step_of_a_player_segment() -> None:
+    # turn 2's reinforcements (11.1), every decision of turn 1 taken by its default
+    s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    settle(s)
+    while not (s.pos.turn == 2 and s.decision().kind == "reinforce"):
+        s.apply(s.decision().default or s.legal_actions()[-1])
+        settle(s)
+    first, then = fresh_run(_ADMIN.format(segment=SEGMENT), json.dumps(s.snapshot()))
+    assert first == "reinforce 2 True True []", first
+    assert "engines.backhand.steps.move" in then and "engines.backhand.movement" in then

@@ -17,6 +17,7 @@ import pytest
 
 import pbem
 from pbem.cli import LazyGroup, main
+from pbem.commands.turn import LIST_WHOLE
 from pbem.selfplay import selfplay
 
 #: modules that load with a game or a transport, never for help or a listing
@@ -459,12 +460,16 @@ def test_every_engines_turn_commands_skip_what_they_do_not_use(
     # (4.1 M) only for a listing that folds a run of hexes (pbem.choices.folded)
     names = check("legal", "selfplay-1")
     assert "json" not in names and "textwrap" not in names
+    listed = names
     legal = subprocess.run([sys.executable, "-c", "from pbem.cli import main; main()",
                             "--home", home, "legal", "selfplay-1", "--json"],
                            capture_output=True, text=True, check=True,
                            env=_installed_engines())
     listing = json.loads(legal.stdout)
     assert listing["your_move"], listing["prompt"]
+    # a list short enough to print whole is printed as it is: the grouping by unit is
+    # not loaded (issue 35: pbem.choices, 1.6 M instructions)
+    assert ("pbem.choices" in listed) == (len(listing["actions"]) > LIST_WHOLE)
     names = check("act", "selfplay-1", listing["default"] or listing["actions"][0])
     assert "json" not in names
     if engine_id == "mortain":

@@ -217,3 +217,49 @@ def test_canonical_bytes_take_the_quick_way(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(canonical, "_decode_strict", strict)
     assert canonical.decode(data) == value
     assert canonical.decode(canonical.encode([[[]]] * 5)) == [[[]]] * 5
+
+
+def test_one_writer_for_every_pack(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The canonical writer packs through one msgpack Packer kept for the process, not a
+    Packer made per value (msgpack.packb: over half of packing a small value, dozens of
+    times a state digest; issue 35); a pack that fails leaves it ready for the next."""
+    value = {"b": [1, 2, {"c": b"\x00"}], "a": "x"}
+    expected = msgpack.packb({"a": "x", "b": [1, 2, {"c": b"\x00"}]}, use_bin_type=True)
+
+    def made(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a Packer made for one value")
+    monkeypatch.setattr(msgpack, "packb", made)
+    monkeypatch.setattr(msgpack, "Packer", made)
+    assert canonical.encode(value) == expected
+    assert canonical.pack_normal(canonical.normalize(value)) == expected
+    assert canonical.decode(expected) == {"a": "x", "b": [1, 2, {"c": b"\x00"}]}
+    with pytest.raises(TypeError):
+        canonical.pack_normal([1, object()])
+    with pytest.raises(OverflowError):
+        canonical.pack_normal({"a": [2**70]})
+    assert canonical.pack_normal(canonical.normalize(value)) == expected
+
+
+def test_another_thread_packs_with_a_writer_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kept writer is the loading thread's: a Packer is not safe to share, so a pack in
+    any other thread (the board's server answers in threads) makes its own, and gets the
+    same bytes."""
+    import threading
+
+    value = {"b": [1, 2], "a": True}
+    expected = canonical.encode(value)
+    made: list[Any] = []
+    packb = msgpack.packb
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        made.append(args[0])
+        return packb(*args, **kwargs)
+    monkeypatch.setattr(msgpack, "packb", counting)
+    got: list[bytes] = []
+    worker = threading.Thread(target=lambda: got.extend(
+        [canonical.encode(value), canonical.pack_normal(canonical.normalize(value))]))
+    worker.start()
+    worker.join()
+    assert got == [expected, expected]
+    assert len(made) == 2
+    assert canonical.encode(value) == expected and len(made) == 2

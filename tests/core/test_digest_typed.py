@@ -120,6 +120,27 @@ def test_a_record_that_did_not_change_is_not_encoded_again(
     assert [record["mp"] for record in packed] == [unit.mp]
 
 
+def test_a_position_s_field_names_are_written_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A position written field by field (around its kept records) has the same keys at
+    every digest: their bytes are written once, not packed again at each (issue 35)."""
+    state = MOTHERLAND.new_state("4-uranus", MOTHERLAND.resolve_options({}))
+    assert isinstance(state, StepState)
+    _fresh_encoding(state)
+    names = {f.name for f in dataclasses.fields(state.pos)}
+    packed: list[Any] = []
+    pack_normal = canonical.pack_normal
+
+    def counting(value: Any) -> bytes:
+        if type(value) is str and value in names:
+            packed.append(value)
+        return pack_normal(value)
+    monkeypatch.setattr(canonical, "pack_normal", counting)
+    state.pos.units[sorted(state.pos.units)[5]].mp += 1
+    assert state.normal_body() is not None  # the typed way, not the generic one
+    assert _fresh_encoding(state) == canonical.encode(state.snapshot())
+    assert packed == []
+
+
 @pytest.mark.parametrize("size", [0, 1, 15, 16, 65535, 65536])
 def test_a_map_of_packed_values_is_the_map_msgpack_writes(size: int) -> None:
     entries = {f"k{n:06d}": n for n in range(size)}

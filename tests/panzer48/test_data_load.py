@@ -83,3 +83,36 @@ def test_a_command_that_moves_nothing_loads_no_movement_module() -> None:
     assert out[1] == "['engines.hexkit.movement', 'engines.hexkit.overlay', " \
                      "'engines.hexkit.pricedsteps']"
 
+
+
+def test_the_units_and_formations_are_made_without_their_classes_init(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The order of battle's records are each equal to the one the frozen class's own
+    ``__init__`` makes from the same fields (hash and repr too), every field set, and
+    still frozen; a load calls neither class's ``__init__`` (20 k instructions a unit,
+    issue 35)."""
+    import dataclasses
+
+    from engines.panzer48.data import Formation, UnitInfo
+
+    made = 0
+
+    def counted(self: object, *args: object, **kwargs: object) -> None:
+        nonlocal made
+        made += 1
+
+    for cls in (UnitInfo, Formation):
+        monkeypatch.setattr(cls, "__init__", counted)
+    fresh = Data(load_scenario_dir(ENGINE_ID))
+    assert made == 0
+    monkeypatch.undo()
+    records = [*fresh.units.values(), *fresh.formations.values()]
+    assert len(fresh.units) == 46 and len(fresh.formations) == 12
+    for r in records:
+        cls = type(r)
+        fields = {f.name: getattr(r, f.name) for f in dataclasses.fields(r)}
+        assert set(vars(r)) == set(fields)
+        own = cls(**fields)
+        assert r == own and hash(r) == hash(own) and repr(r) == repr(own)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            r.id = "x"  # type: ignore[misc]

@@ -4,6 +4,8 @@ its units and hexes as arguments, not as words a tool guesses from."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engines.panzer48 import ENGINE
@@ -11,6 +13,7 @@ from engines.panzer48.notation import GRAMMAR, route
 from engines.panzer48.reinforcements import digest_of
 from pbem.errors import ActionSyntaxError
 from pbem.grammar import Act, hexes_of, names
+from pbem.testing import fresh_run
 
 
 @pytest.mark.parametrize("scenario", ["first-day", "chir"])
@@ -98,3 +101,22 @@ def test_a_session_signs_the_plan_as_a_commitment_and_reveals_it_with_its_salt()
     s.pos.plan_digests["321"] = digest_of("321", "B", salt)
     opened = s.conceal(s.parse_action("reveal 321"), lambda f: salt)
     assert opened.notation() == f"open 321 B {salt.hex()}"
+
+
+VERB_ALONE = ("SETUP_DONE", "END_COMBAT", "GO", "CANCEL", "ROLL", "END_FIRE", "RETREAT",
+              "CHECK", "PATH_NONE", "OFF_MAP", "END_ADVANCE", "END_MOVEMENT", "EXIT", "STOP")
+
+
+def test_the_verb_alone_actions_are_the_grammar_s_own_written_when_first_asked() -> None:
+    """Each action of a verb alone is the one the grammar makes and parses (the very
+    object), and importing the engine writes none of their texts (issue 35)."""
+    from engines.panzer48 import notation
+
+    for name in VERB_ALONE:
+        a = getattr(notation, name)
+        assert notation.GRAMMAR[a.kind]() is a
+        assert notation.parse(a.notation()) is a
+        assert a.notation() == a.kind.replace("path-none", "path none")
+    probe = ("import json\nfrom engines.panzer48 import notation\n"
+             f"print(json.dumps([getattr(notation, n)._text for n in {VERB_ALONE!r}]))\n")
+    assert json.loads("\n".join(fresh_run(probe))) == [None] * len(VERB_ALONE)

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from engines.panzer48 import ENGINE, victory
+from engines.panzer48 import ENGINE, victory, zoc
 from engines.panzer48.state import P48State
 from pbem.setup import setup
 from pbem.testing import fresh_run
@@ -30,7 +30,8 @@ def test_a_score_with_no_exits_asks_no_zoc(monkeypatch: pytest.MonkeyPatch) -> N
     def asked(*args: object) -> object:
         raise AssertionError("a ZOC was found for a score with no exits")
 
-    monkeypatch.setattr(victory, "zoc", asked)
+    # the score imports the ZOC rule (5) where it traces one: patched where it lives
+    monkeypatch.setattr(zoc, "zoc", asked)
     assert victory.score(s) == want
     s.status_line("soviet")
     s.pos.exits["2236"] = 4  # an exit's road path (10) is traced through the ZOC

@@ -4,6 +4,7 @@ retreats, the advance after combat."""
 from __future__ import annotations
 
 from engines.backhand.combat import (
+    AttackArgs,
     attack_targets,
     can_attack,
     crt_result,
@@ -16,14 +17,13 @@ from engines.backhand.fronts import ap_left, paying_front
 from engines.backhand.notation import w
 from engines.backhand.position import (
     OFF,
-    AdvanceArgs,
-    AttackArgs,
     Cities,
-    HitArgs,
     PhaseArgs,
     other,
 )
 from engines.backhand.retreat import (
+    AdvanceArgs,
+    HitArgs,
     defending,
     hit_stack,
     movable,

@@ -185,3 +185,8 @@ class Uprising(Roll[BBState]):
         if len(a.cities) > 1:
             flow.goto("uprising", Cities(a.cities[1:]))
         return ev
+
+
+#: this module's steps, which the step table (engines.backhand.sequence.STEPS) makes
+#: when the first of them is asked for
+STEPS = (MovePhase(), MoveTo(), Uprising())

@@ -485,3 +485,9 @@ def segment_frame(s: BBState) -> SegState:
             assert isinstance(frame.args, SegState)
             return frame.args
     raise RuntimeError("no segment in progress (4.2 II.C is declared in one)")
+
+
+#: this module's steps, which the step table (engines.backhand.sequence.STEPS) makes
+#: when the first of them is asked for
+STEPS = (SegOpen(), BoxShift(), SegC3I(), Phase(), SegClose(), Fronts(), AdminIn(),
+         AdminPlace(), AdminOut(), Order(), SpendC3I(), Activity(), Split(), Ersatz())

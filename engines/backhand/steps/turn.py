@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from engines.backhand.control import lose_steps, put
 from engines.backhand.data import SIDES, roll_lookup
 from engines.backhand.notation import w
 from engines.backhand.position import Cities, Count, UnitArg
@@ -14,8 +13,6 @@ from engines.backhand.reinforcements import (
     replaceable,
 )
 from engines.backhand.state import BBState
-from engines.backhand.supply import attrition_drm, check_supply
-from engines.backhand.victory import victory
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.grammar import Act
 from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal, Roll
@@ -101,6 +98,8 @@ class Supply(Procedure[BBState]):
     rule = "4.2 I.D"
 
     def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
+        from engines.backhand.supply import check_supply
+
         ev = []
         short = check_supply(s)
         if short:
@@ -122,6 +121,9 @@ class Attrition(Roll[BBState]):
         return ChanceRequest.roll(f"attrition check for {args.cities[0]}", 6, rule=self.rule)
 
     def resolve(self, s: BBState, args: Cities, outcome: Outcome, flow: Flow) -> list[Event]:
+        from engines.backhand.control import lose_steps
+        from engines.backhand.supply import attrition_drm
+
         uid = args.cities[0]
         drm = attrition_drm(s, uid)
         roll = int(outcome[0]) + drm
@@ -163,6 +165,8 @@ class VariableDraw(Roll[BBState]):
                                   args.n, rule=self.rule)
 
     def resolve(self, s: BBState, args: Count, outcome: Outcome, flow: Flow) -> list[Event]:
+        from engines.backhand.control import put
+
         ev = []
         for o in outcome:
             uid = str(o)
@@ -357,6 +361,8 @@ class EndTurn(Procedure[BBState]):
     def run(self, s: BBState, args: NoArgs, flow: Flow) -> list[Event]:
         ev = []
         if s.pos.turn == s.pos.last_turn:
+            from engines.backhand.victory import victory
+
             _, text = victory(s)
             ev.append(Event(text, "result", rule="18.1" if s.pos.victory ==
                             "high-water-mark" else "18.2"))

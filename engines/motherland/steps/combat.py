@@ -285,6 +285,16 @@ class RetreatChoice(Choice["MotherlandState"]):
         # a part of a group moving together, which the options leave out (8.6)
         return retreat_refusal(s, args, action) is None
 
+    def check(self, s: MotherlandState, args: RetreatArgs, action: Action) -> None:
+        # what the runtime's check does (refuse what is neither listed nor accepted, in
+        # the words of why_not), without listing every group's and unit's hexes to look
+        # one move up: retreat_refusal accepts each listed move too (the test walks
+        # seeded games comparing the two), and an act listed them twice, for its own
+        # state and its verifier's (issue 35)
+        refusal = retreat_refusal(s, args, action)
+        if refusal is not None:
+            raise IllegalAction(refusal.text, rule=refusal.rule)
+
     def why_not(self, s: MotherlandState, args: RetreatArgs, action: Action) -> Refusal:
         refusal = retreat_refusal(s, args, action)
         assert refusal is not None, "a retreat accepted is not refused"

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from importlib import import_module
 from itertools import islice
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
 from engines.panzer48.notation import (
@@ -24,6 +23,7 @@ from engines.panzer48.notation import (
 )
 from engines.panzer48.position import Combat, ExitArgs, mps, spent_of
 from engines.panzer48.state import P48State
+from engines.panzer48.steps import bound_when_called
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.grammar import Act
 from pbem.steps import PHASING, Choice, Flow, NoArgs, Refusal, Roll
@@ -47,24 +47,16 @@ if TYPE_CHECKING:
     from engines.panzer48.stacking import fits
     from engines.panzer48.zoc import zoc
 else:
-    def _bound_when_called(module: str, name: str) -> Any:
-        def first(*args: Any, **kwargs: Any) -> Any:
-            rule = getattr(import_module(f"engines.panzer48.{module}"), name)
-            globals()[name] = rule
-            return rule(*args, **kwargs)
-        first.__name__ = name
-        return first
-
-    after_move = _bound_when_called("movement", "after_move")
-    allowance = _bound_when_called("movement", "allowance")
-    entry_hexes = _bound_when_called("movement", "entry_hexes")
-    may_step_to = _bound_when_called("movement", "may_step_to")
-    movable = _bound_when_called("movement", "movable")
-    moving_hex = _bound_when_called("movement", "moving_hex")
-    reachable = _bound_when_called("movement", "reachable")
-    step_group = _bound_when_called("movement", "step_group")
-    fits = _bound_when_called("stacking", "fits")
-    zoc = _bound_when_called("zoc", "zoc")
+    after_move = bound_when_called(globals(), "movement", "after_move")
+    allowance = bound_when_called(globals(), "movement", "allowance")
+    entry_hexes = bound_when_called(globals(), "movement", "entry_hexes")
+    may_step_to = bound_when_called(globals(), "movement", "may_step_to")
+    movable = bound_when_called(globals(), "movement", "movable")
+    moving_hex = bound_when_called(globals(), "movement", "moving_hex")
+    reachable = bound_when_called(globals(), "movement", "reachable")
+    step_group = bound_when_called(globals(), "movement", "step_group")
+    fits = bound_when_called(globals(), "stacking", "fits")
+    zoc = bound_when_called(globals(), "zoc", "zoc")
 
 
 def _to_reveal(s: P48State) -> list[str]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engines.panzer48.combat import kill, lose
 from engines.panzer48.data import other
-from engines.panzer48.movement import after_move
 from engines.panzer48.notation import (
     ADVANCE,
     ELIMINATE,
@@ -16,12 +17,28 @@ from engines.panzer48.notation import (
     route,
 )
 from engines.panzer48.position import MoraleArgs, RetreatArgs
-from engines.panzer48.retreat import advance_hexes, on_path, retreat_plan, start_advance
-from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
-from engines.panzer48.zoc import armor_in, zoc
+from engines.panzer48.steps import bound_when_called
 from pbem.engine import Action, Event
 from pbem.steps import Choice, Flow, NoArgs, Procedure, Refusal
+
+# The rules of retreats (8.3), advances (8.4), movement's after-effects (4), stacking (6)
+# and ZOCs (5) are bound when a step first calls one: every attack ends through the
+# advance's start, and most have no advance and no retreat to make (issue 35: the
+# modules were 1.5 M instructions of an 'act' that rolled an attack's last fire).
+if TYPE_CHECKING:
+    from engines.panzer48.movement import after_move
+    from engines.panzer48.retreat import advance_hexes, on_path, retreat_plan
+    from engines.panzer48.stacking import fits
+    from engines.panzer48.zoc import armor_in, zoc
+else:
+    after_move = bound_when_called(globals(), "movement", "after_move")
+    advance_hexes = bound_when_called(globals(), "retreat", "advance_hexes")
+    on_path = bound_when_called(globals(), "retreat", "on_path")
+    retreat_plan = bound_when_called(globals(), "retreat", "retreat_plan")
+    fits = bound_when_called(globals(), "stacking", "fits")
+    armor_in = bound_when_called(globals(), "zoc", "armor_in")
+    zoc = bound_when_called(globals(), "zoc", "zoc")
 
 
 class RetreatStart(Procedure[P48State]):
@@ -245,6 +262,19 @@ class Advance(Choice[P48State]):
         s.tell(Event(f"{u} advances to {n}", "move", hexes=(n,), rule="8.4"))
         after_move(s, [u])
         return []
+
+
+def start_advance(s: P48State) -> None:
+    """8.4: once the defenders' hex is empty, each non-weapon attacker that fired may
+    advance as far as the required retreat (or the largest morale result)."""
+    c = s.fight()
+    if c.advance or s.at(c.hex, other(c.attacker)):
+        return
+    length = c.required if c.path else c.largest
+    for u in c.fired:
+        if (u in c.attackers and s.pos.units[u].where == "map"
+                and s.d.units[u].target != "W" and not s.pos.units[u].retreated):
+            c.advance[u] = length
 
 
 class AdvanceStart(Procedure[P48State]):

@@ -1,0 +1,105 @@
+"""A retreat move is checked by the rule alone (``RetreatChoice.check``: 8.6, 8.6.1),
+without listing every group's hexes, and accepts and refuses exactly what the runtime's
+check does (listed, or accepted as a part of a group; refused in why_not's words): along
+seeded games, every listed move and many near misses (issue 35: an act listed a retreat
+twice, for its own state and for its verifier's)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+from engines.motherland import MotherlandEngine
+from engines.motherland.notation import RETREAT, parse
+from engines.motherland.state import MotherlandState
+from engines.motherland.steps import combat as combat_steps
+from pbem.engine import Action
+from pbem.errors import IllegalAction
+from pbem.steps import Choice
+from pbem.testing import Chooser, decisions
+
+
+def verdict(check: object, s: MotherlandState,
+            action: Action) -> tuple[str, str | None] | None:
+    frame = s.stack[-1]
+    step = s.steps[frame.step]
+    assert isinstance(step, Choice)
+    try:
+        if check is None:
+            step.check(s, frame.args, action)
+        else:
+            Choice.check(step, s, frame.args, action)
+    except IllegalAction as exc:
+        return str(exc), exc.rule
+    return None
+
+
+def near_misses(s: MotherlandState, listed: list[Action]) -> list[Action]:
+    """Moves of the units listed into every hex within two of them, of parts of each
+    group, with a unit that has no retreat to make, and the other answers a player might
+    send."""
+    out: list[Action] = []
+    frame = s.stack[-1]
+    movers = sorted(frame.args.left)
+    grid = s.data.hexmap.grid
+    for a in listed:
+        units = list(a.words("units"))  # type: ignore[attr-defined]
+        around = sorted(grid.within(s.u(units[0]).hex, 2))
+        for n in range(1, len(units) + 1):
+            for part in combinations(units, n):
+                out += [RETREAT(part, h) for h in around]
+        others = sorted(uid for uid in s.units_at(s.u(units[0]).hex) if uid not in units)
+        others += [uid for uid in s.on_map() if uid not in movers][:3]
+        out += [RETREAT((*units, o), a.text("hex")) for o in others]  # type: ignore[attr-defined]
+    hexes = {a.text("hex") for a in listed}  # type: ignore[attr-defined]
+    out += [parse(t) for t in ("end combat", "end advance", f"lose {movers[0]}",
+                               "take D1 as 0 step 1 retreat",
+                               *(f"advance {movers[0]} {h}" for h in sorted(hexes)))]
+    return out
+
+
+def test_8_6_the_rule_alone_checks_a_retreat_as_the_listing_does(
+        engine: MotherlandEngine) -> None:
+    seen = compared = 0
+    for seed in range(1, 5):
+        s = engine.new_state("4-uranus")
+        assert isinstance(s, MotherlandState)
+        for at in decisions(s, Chooser(f"retreat-check/{seed}"), 500):
+            assert isinstance(at, MotherlandState)
+            decision = at.decision()
+            if decision is None or decision.kind != "retreat-choice":
+                continue
+            seen += 1
+            listed = at.legal_actions()
+            for action in listed:
+                assert verdict(None, at, action) is None
+            for action in near_misses(at, listed):
+                assert verdict(None, at, action) == verdict(Choice, at, action), action
+                compared += 1
+    assert seen >= 8 and compared >= 500
+
+
+def test_8_6_checking_a_retreat_lists_no_retreat(engine: MotherlandEngine,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move given is looked up by the rule, the options never listed: an act and its
+    verifier's replay each check the move once."""
+    s = engine.new_state("4-uranus")
+    for at in decisions(s, Chooser("retreat-check/1"), 500):
+        decision = at.decision()
+        if decision is not None and decision.kind == "retreat-choice":
+            break
+    else:
+        raise AssertionError("no retreat in 500 steps")
+    assert isinstance(at, MotherlandState)
+    listed = at.legal_actions()
+    fresh = at.clone()
+    assert isinstance(fresh, MotherlandState)
+
+    def listing(*_: object) -> list[Action]:
+        raise AssertionError("a retreat was listed to check one move")
+
+    monkeypatch.setattr(combat_steps, "retreat_options", listing)
+    for action in listed:
+        assert verdict(None, fresh, action) is None
+    fresh.apply(listed[0])

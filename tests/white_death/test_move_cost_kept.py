@@ -1,0 +1,78 @@
+"""A move's cost is worked out once per action (issue 35): its check (Rule 6.A: the MPs
+it needs) and its effect (the MPs spent) read the same answer, kept with the position's
+other answers until a step acts; and what is kept is what a fresh computation gives, at
+every move of random games, so a cost left over from before a change shows up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engines.white_death import ENGINE, movement
+from engines.white_death.notation import typed
+from engines.white_death.state import WDState
+from pbem.testing import Chooser
+
+from .conftest import decisions
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, str]]:
+    calls: list[tuple[str, str, str]] = []
+    plain = movement._move_ticks
+
+    def counted(s: WDState, uid: str, frm: str, to: str) -> int | None:
+        calls.append((uid, frm, to))
+        return plain(s, uid, frm, to)
+    monkeypatch.setattr(movement, "_move_ticks", counted)
+    return calls
+
+
+def _game() -> WDState:
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    return state
+
+
+def test_a_move_is_costed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = _game()
+    choose = Chooser("move-cost-kept/once")
+    moves = 0
+    for _ in decisions(state, choose, 400):
+        legal = state.legal_actions()
+        plain = [a for a in legal if typed(a).kind == "move"]
+        if plain and moves < 12:
+            a = choose.pick(plain)
+            calls = _counting(monkeypatch)
+            before = state.pos.units[typed(a).text("unit")].spent
+            state.apply(a)
+            monkeypatch.undo()
+            # Rule 6.A: checked, then spent: one computation of the step's cost
+            assert calls.count((typed(a).text("unit"), typed(a).text("frm"),
+                                typed(a).text("hex"))) == 1, a.notation()
+            # the cost checked is the cost spent (an AFV drawing fire spends it later)
+            assert state.pos.units[typed(a).text("unit")].spent > before or state.is_chance()
+            moves += 1
+            continue
+        state.apply(choose.pick(legal))
+    assert moves == 12
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kept_cost_is_the_fresh_one(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At each move of a random game, the cost move_ticks gives (kept or not) is the one
+    worked out afresh, asked before and after other actions and rolls changed things."""
+    state = _game()
+    choose = Chooser(f"move-cost-kept/{seed}")
+    seen = 0
+    for _ in decisions(state, choose, 600):
+        legal = state.legal_actions()
+        for a in legal:
+            t: Any = typed(a)
+            if t.kind == "move":
+                got = movement.move_ticks(state, t.text("unit"), t.text("frm"), t.text("hex"))
+                assert got == movement._move_ticks(state, t.text("unit"), t.text("frm"),
+                                                   t.text("hex")), a.notation()
+                seen += 1
+        state.apply(choose.pick(legal))
+    assert seen > 50
