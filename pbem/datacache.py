@@ -140,6 +140,11 @@ def store(kind: str, key: bytes, value: Any) -> None:
                            payload], use_bin_type=True)
     if len(entry) > MAX_ENTRY:
         return
+    # an entry written over adds nothing a prune could remove (an unused entry is left
+    # behind only when a new key takes its place): every act and receive rewrites its
+    # game's summary, and looking at every entry's time for that cost 0.8 M instructions
+    # of each (issue 35)
+    new = path.parent not in _PRUNED and not os.path.exists(path)
     try:
         path.parent.mkdir(exist_ok=True)  # in the home, which must exist already
         _write(path, entry)
@@ -148,7 +153,7 @@ def store(kind: str, key: bytes, value: Any) -> None:
     # once a process and folder: the entries go after UNUSED_DAYS unused, so a second
     # look in the same command finds nothing the first left, and each look reads every
     # entry's time (a receive stored four entries and stat'ed 42 files, issue 35)
-    if path.parent not in _PRUNED:
+    if new:
         _PRUNED.add(path.parent)
         prune(path.parent)
 

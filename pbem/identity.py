@@ -9,9 +9,10 @@ pinned is really their opponent's.
 Why :func:`check_public_key` exists at all: the ``cryptography`` package (OpenSSL) does
 not reject public keys of small order.  Under the identity point every message has the
 same "signature" (R = the identity, S = 0), so a card carrying such a key would let
-anyone forge that player's files.  We decode the point and multiply it by the cofactor
-8 in plain Python integers, and refuse the key when the result is the identity; we also
-refuse every non-canonical encoding, so one key has exactly one byte string.
+anyone forge that player's files.  We check in plain Python integers that the key
+decodes to a point, and refuse the eight points whose multiple by the cofactor 8 is the
+identity; we also refuse every non-canonical encoding, so one key has exactly one byte
+string.
 
 The private key is kept in ``<home>/identity/key.pem`` (PKCS#8, encrypted when a
 passphrase is given), private to its owner: 0600 permissions on POSIX, the user's own
@@ -110,61 +111,37 @@ def passphrase_from_env() -> bytes | None:
 # --- Ed25519 point checks, in plain integers ----------------------------------------------
 
 _P = 2**255 - 19
-# RFC 8032 section 5.1's constants as numbers: d = -121665/121666 mod p and
-# sqrt(-1) = 2**((p-1)/4) mod p, which two modular powers computed at import cost 1.4 M
-# instructions of every command that loads a game (issue 35; tests/core/test_identity.py
-# derives them again)
+# RFC 8032 section 5.1's d = -121665/121666 mod p as a number: a modular inverse
+# computed at import cost every command that loads a game (issue 35;
+# tests/core/test_identity.py derives it again)
 _D = 37095705934669439343138083508754565189542113879843219016388785533085940283555
-_SQRT_M1 = 19681161376707505956807079304988542015446066515923890162744021073123829784752
-_IDENTITY = (0, 1)
+#: the y of the eight points of order dividing 8 (x = 0: y = 1, the identity, and
+#: y = p - 1, of order 2; y = 0: the two of order 4; the four of order 8 by their two y),
+#: the points with [8]P the identity; tests/core/test_identity.py finds them again by
+#: RFC 8032's decoding and three doublings
+_SMALL_ORDER_Y = frozenset((
+    0, 1, _P - 1,
+    2707385501144840649318225287225658788936804267575313519463743609750303402022,
+    55188659117513257062467267217118295137698188065244968500265048394206261417927))
 
 
-def _decode_point(key: bytes) -> tuple[int, int] | None:
-    """RFC 8032 section 5.1.3 decoding, strict: None for every invalid encoding.
-
-    Strict means: y must be below p (no second encoding of small y values), and x = 0
-    must come with the sign bit clear (no second encoding of the points with x = 0).
-    """
-    if len(key) != KEY_SIZE:
-        return None
-    n = int.from_bytes(key, "little")
-    sign = n >> 255
-    y = n & ((1 << 255) - 1)
-    if y >= _P:
-        return None
-    u = (y * y - 1) % _P
-    v = (_D * y * y + 1) % _P
-    # candidate root of u/v: (u v^3) (u v^7)^((p-5)/8), RFC 8032 step 3
-    x = u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P) % _P
-    vxx = v * x * x % _P
-    if vxx == u:
-        pass
-    elif vxx == (-u) % _P:
-        x = x * _SQRT_M1 % _P
-    else:
-        return None  # u/v is not a square: no point has this y
-    if x == 0 and sign:
-        return None
-    if x & 1 != sign:
-        x = _P - x
-    return x, y
-
-
-def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
-    """Affine addition on -x^2 + y^2 = 1 + d x^2 y^2 (complete: d is not a square)."""
-    x1, y1 = a
-    x2, y2 = b
-    t = _D * x1 * x2 * y1 * y2 % _P
-    x3 = (x1 * y2 + y1 * x2) * pow(1 + t, -1, _P) % _P
-    y3 = (y1 * y2 + x1 * x2) * pow(1 - t, -1, _P) % _P
-    return x3, y3
-
-
-def _times_cofactor(point: tuple[int, int]) -> tuple[int, int]:
-    """[8]P by three doublings."""
-    for _ in range(3):
-        point = _add(point, point)
-    return point
+def _is_square(a: int) -> bool:
+    """Whether ``a`` (not 0 mod p) is a square mod p: its Jacobi symbol is 1 (the binary
+    algorithm, Cohen's Algorithm 1.4.10).  RFC 8032's decoding takes a square root by a
+    modular power to the same end: 1.5 M instructions a key, and every turn command
+    checks two; this is a quarter of it (issue 35)."""
+    n, t = _P, 1
+    a %= n
+    while a:
+        twos = (a & -a).bit_length() - 1
+        if twos:
+            a >>= twos
+            if twos & 1 and n & 7 in (3, 5):
+                t = -t
+        if a & 3 == 3 and n & 3 == 3:
+            t = -t
+        a, n = n % a, a
+    return n == 1 and t == 1
 
 
 def check_public_key(key: bytes) -> None:
@@ -183,11 +160,25 @@ def check_public_key(key: bytes) -> None:
 
 @functools.lru_cache(maxsize=256)
 def _key_problem(key: bytes) -> str:
-    """The point checks, remembered per key: a game has two keys and thousands of files."""
-    point = _decode_point(key)
-    if point is None:
-        return "public key is not a canonical Ed25519 point encoding"
-    if _times_cofactor(point) == _IDENTITY:
+    """The point checks, remembered per key: a game has two keys and thousands of files.
+
+    RFC 8032 section 5.1.3's strict decoding, without computing x: y must be below p
+    (no second encoding of small y values); some x must exist, x^2 = u/v with
+    u = y^2 - 1 and v = d y^2 + 1 (v is never 0, -1/d not being a square); x = 0, that
+    is u = 0, must come with the sign bit clear (no second encoding of those points).
+    Then the point is of small order exactly when its y is one of theirs: the sign bit
+    only chooses between P and -P, of the same order."""
+    n = int.from_bytes(key, "little")
+    y = n & ((1 << 255) - 1)
+    canonical = "public key is not a canonical Ed25519 point encoding"
+    if y >= _P:
+        return canonical
+    u = (y * y - 1) % _P
+    if u == 0 and n >> 255:
+        return canonical
+    if u and not _is_square(u * ((_D * y * y + 1) % _P)):
+        return canonical  # u/v is not a square: no point has this y
+    if y in _SMALL_ORDER_Y:
         return "public key is a small-order point (forgeable); refused"
     return ""
 
@@ -202,23 +193,47 @@ def verify(key: bytes, message: bytes, signature: bytes) -> None:
         check_public_key(key)
         if not isinstance(signature, bytes) or len(signature) != SIGNATURE_SIZE:
             raise SignatureError("bad signature")
-        seen = (key, signature, sha256(message).digest())
-        if seen in _verified:
+        if type(message) is not bytes:
+            # kept below: a copy, never a buffer its caller may change (a str or an int is
+            # no buffer: TypeError, refused as before)
+            message = bytes(memoryview(message))
+        seen = (key, signature)
+        if _verified.get(seen) == message:
             return
         Ed25519PublicKey.from_public_bytes(key).verify(signature, message)
     except (SignatureError, InvalidSignature, ValueError, TypeError):
         raise SignatureError("signature does not verify") from None
-    if len(_verified) >= VERIFIED_KEPT:
-        del _verified[next(iter(_verified))]  # the oldest: a bound, not a policy
-    _verified[seen] = None
+    _remember(seen, message)
 
 
-#: signatures this process has verified, by key, signature and SHA-256 of the message: a
-#: command checks one file where it is read, again where its game is loaded and where it is
-#: replayed (issue 19).  A hit needs the same key, signature and message (a SHA-256
-#: collision aside), so it answers as a new verification would; refusals are not kept.
+def _remember(seen: tuple[bytes, bytes], message: bytes) -> None:
+    global _verified_bytes
+    if len(message) > VERIFIED_BYTES:
+        return
+    if not _verified:
+        _verified_bytes = 0  # emptied (a test's fresh table): nothing is counted
+    dropped = _verified.pop(seen, None)
+    if dropped is not None:
+        _verified_bytes -= len(dropped)
+    while _verified and (len(_verified) >= VERIFIED_KEPT
+                         or _verified_bytes + len(message) > VERIFIED_BYTES):
+        # the oldest: a bound, not a policy
+        _verified_bytes -= len(_verified.pop(next(iter(_verified))))
+    _verified[seen] = message
+    _verified_bytes += len(message)
+
+
+#: signatures this process has verified, by key and signature, with the very message each
+#: signed: a command checks one file where it is read, again where its game is loaded and
+#: where it is replayed (issue 19).  A hit needs the same key and signature and a message
+#: equal byte for byte, so it answers as a new verification would; refusals are not kept.
+#: The message itself is kept, not its SHA-256: hashing it cost every command that loads
+#: a game about 47 instructions a byte of its save (0.4 M for an 8 KB save, issue 35),
+#: where comparing it costs about one; the bytes kept are bounded as the entries are.
 VERIFIED_KEPT = 4096
-_verified: dict[tuple[bytes, bytes, bytes], None] = {}
+VERIFIED_BYTES = 16 * 1024 * 1024
+_verified: dict[tuple[bytes, bytes], bytes] = {}
+_verified_bytes = 0
 
 
 def fingerprint(key: bytes) -> str:

@@ -681,13 +681,15 @@ class Verifier:
             if player == CHANCE:
                 player = self.setup.other(side)  # sealed: the opponent finalizes the rolls
             # the standing orders load where a file reads them: a listing that replays
-            # nothing does not (issue 35)
-            from pbem.orders import answer
+            # nothing does not, nor a file of a game where no side has any in force (no
+            # order answers then: pbem.orders.answer; issue 35)
+            if any(self.orders.values()):
+                from pbem.orders import answer
 
-            if answer(self.state, side, self.orders) is not None:
-                raise ChainError(f"{what} stops at a decision the {player} player's standing "
-                                 "orders answer: the sender must apply them and play on",
-                                 reason="incomplete")
+                if answer(self.state, side, self.orders) is not None:
+                    raise ChainError(f"{what} stops at a decision the {player} player's "
+                                     "standing orders answer: the sender must apply them and "
+                                     "play on", reason="incomplete")
         elif end == "rules":
             if player is not None:
                 raise ChainError(f"{what} claims the game ended by the rules, but it has not",

@@ -76,8 +76,9 @@ def test_receive_verifies_only_the_save_it_loads(
     _run(home, "status")
     checks = count_signature_checks()
     _run(home, "receive", str(incoming))
-    # the incoming file, the save of its game and the invite inside it: not the other two
-    assert len(checks) == 3
+    # the incoming file and the save of its game: not the other two saves, nor the
+    # invite beside the save, which the verified save commits to by its SHA-256 (issue 35)
+    assert len(checks) == 2
     checks.clear()
     monkeypatch.setattr(identity_module, "_verified", {})
     # the save receive wrote is kept as written: status verifies nothing
@@ -109,3 +110,74 @@ def test_a_save_changed_since_is_verified_and_refused(played: Path, tmp_path: Pa
     result = CliRunner().invoke(main, ["--home", str(home), "status"])
     assert result.exit_code != 0
     assert expected in result.output
+
+
+def test_a_receive_hashes_the_save_it_finds_once(
+        played: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no summary kept for the save (a board's session keeps none), the receive that
+    finds the file's game looks the summary up and keeps it under one hash of the save,
+    not two (issue 35: 47 instructions a byte of the save)."""
+    from pbem import datacache
+
+    home, incoming = _home(played, tmp_path)
+    saves = {p.read_bytes() for p in (home / "games").glob("*.pbsave")}
+    hashed: list[bytes] = []
+    real = datacache.make_key
+
+    def counting(*parts: bytes | str) -> bytes:
+        hashed.extend(p for p in parts if isinstance(p, bytes) and p in saves)
+        return real(*parts)
+
+    monkeypatch.setattr(datacache, "make_key", counting)
+    _run(home, "receive", str(incoming))
+    # each save read hashed once (looked up, then kept): the one the file belongs to and
+    # any read before it
+    assert hashed and len(hashed) == len(set(hashed))
+
+
+def test_a_game_loads_its_invite_by_the_save_s_commitment(
+        played: Path, tmp_path: Path,
+        count_signature_checks: Callable[[], list[bytes]]) -> None:
+    """Loading a game checks one signature, its save's: the invite beside it is read
+    under the SHA-256 the save signed (issue 35: its own signature, checked when it came
+    in, was checked again at every command, an Ed25519 verification each); an invite
+    changed beside the save, its signature included, is refused as before."""
+    from pbem.errors import FormatError
+    from pbem.session import Home
+
+    home, _ = _home(played, tmp_path)
+    (save,) = sorted((home / "games").glob("*.pbsave"))[:1]
+    checks = count_signature_checks()
+    game = Home(home).game(save.stem)
+    assert len(checks) == 1 and game.verifier.setup.engine_id
+    invite = save.with_name(save.stem + ".files") / "000000.pbem"
+    data = bytearray(invite.read_bytes())
+    at = data.index(game.verifier.setup.creator.key) + 40  # inside the signature
+    data[at] ^= 1
+    invite.write_bytes(bytes(data))
+    with pytest.raises(FormatError, match="not the one the save signed"):
+        Home(home).game(save.stem)
+
+
+def test_a_receive_without_standing_orders_loads_no_orders_module(
+        played: Path, tmp_path: Path) -> None:
+    """No side has standing orders in force, so none can answer: a receive loads no
+    module for them (issue 35: pbem.orders, 0.47 M instructions of every act and
+    receive), and imports the file as before."""
+    import json
+
+    from pbem.testing import fresh_run
+
+    home, incoming = _home(played, tmp_path)
+    probe = (
+        "import sys\n"
+        "from pbem.cli import main\n"
+        f"sys.argv = ['pbem', '--home', {json.dumps(str(home))}, 'receive', "
+        f"{json.dumps(str(incoming))}]\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n"
+        "print('pbem.orders' in sys.modules)\n")
+    out = fresh_run(probe)
+    assert out[-1] == "False" and any("from the" in line for line in out), out

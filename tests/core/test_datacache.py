@@ -292,3 +292,31 @@ def test_a_process_prunes_a_folder_once(data_cache: Path,
     assert looked == [data_cache]
     assert all(datacache.load("toml", datacache.make_key("once", str(n))) == VALUE
                for n in range(3))
+
+
+def test_an_entry_written_over_does_not_prune(data_cache: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a new entry can leave another unused (its key took the old one's place), so
+    only a new entry prunes (issue 35: every act and receive writes its game's summary
+    over the last one, and looking at every entry's time for it cost 0.8 M
+    instructions); the new one still removes what went unused."""
+    import os
+
+    old, summary, fresh = (datacache.make_key(x) for x in ("old", "summary", "fresh"))
+    datacache.store("toml", old, VALUE)
+    datacache.store("summary", summary, VALUE)  # an earlier command's
+    long_ago = os.stat(datacache._path("toml", old)).st_mtime - 31 * 24 * 3600  # type: ignore[arg-type]
+    os.utime(datacache._path("toml", old), (long_ago, long_ago))  # type: ignore[arg-type]
+    looked: list[Path] = []
+    real = datacache.prune
+    monkeypatch.setattr(datacache, "prune", lambda folder: looked.append(folder) or real(folder))
+    monkeypatch.setattr(datacache, "_PRUNED", set())  # a later command
+    datacache.store("summary", summary, {"turn": 2})  # written over
+    assert looked == []
+    assert datacache.load("summary", summary) == {"turn": 2}
+    assert datacache.load("toml", old) == VALUE  # not looked at: still there
+    os.utime(datacache._path("toml", old), (long_ago, long_ago))  # type: ignore[arg-type]
+    datacache.store("toml", fresh, VALUE)  # new: prunes, once
+    datacache.store("toml", datacache.make_key("fresh 2"), VALUE)
+    assert looked == [data_cache]
+    assert datacache.load("toml", old) is None and datacache.load("toml", fresh) == VALUE
