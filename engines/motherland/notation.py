@@ -116,8 +116,8 @@ def act(action: Action) -> Act:
 
 def ending(text: str) -> Act:
     """The action of a word that ends a waiting task (``end movement``: const.DONE), parsed
-    once a process: the first compiles the phase word's pattern, which a command that
-    lists no ending never needs (a retreat's listing; issue 35)."""
+    once a process, when first asked: a command that lists no ending (a retreat's
+    listing) never parses one (issue 35)."""
     found = _ENDINGS.get(text)
     if found is None:
         found = GRAMMAR.parse(text)
