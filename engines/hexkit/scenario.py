@@ -91,7 +91,24 @@ class Doc(Shared):
 
     name: str
     text: str
-    data: Mapping[str, Any]
+    #: the file's top-level keys, in the file's order: what loading the set asks of
+    #: every file (is there a ``[map]``, ``[tables]``, ``[scenario]``?)
+    top: tuple[str, ...]
+    #: the parsed tables as the data cache keeps them, decoded when :attr:`data` is
+    #: first asked (``b""``: :attr:`data` was set when the file was parsed)
+    packed: bytes = field(default=b"", repr=False, compare=False)
+
+    @functools.cached_property
+    def data(self) -> Mapping[str, Any]:
+        """The parsed tables, decoded from the data cache when first asked: a command
+        reads a few of a game's files, and decoding every file's tables was 3 M
+        instructions of each 48th Panzer Korps command, the map file's (whose map is
+        kept built) for nothing (issue 35).  Kept tables that do not decode to this
+        file's top-level keys are parsed again from the text, as a miss would be."""
+        kept = _unpacked(self.packed)
+        if kept is None or tuple(kept) != self.top:
+            kept = _parse_toml(self.name, self.text)
+        return MappingProxyType(kept)
 
     # -- pointing at keys --------------------------------------------------------------
 
@@ -280,21 +297,52 @@ def parse_doc(name: str, raw: bytes) -> Doc:
     # the parsed tables, kept between commands by the file's SHA-256 (pbem.datacache):
     # parsing every file again was a third of loading a game's data
     # by the file's digest, which the invite's scenario digest takes of the same bytes
-    # (pbem.sha.content_digest: hashed once a process)
-    key = datacache.make_key("toml", sys.version, content_digest(raw))
-    data = datacache.load("toml", key)
-    if type(data) is not dict:
-        # imported on a miss only: a warm cache never parses (tomllib is 3-4 ms to import)
-        import tomllib
+    # (pbem.sha.content_digest: hashed once a process); kept as the top-level keys and
+    # the tables packed on their own, decoded when first read (Doc.data)
+    key = datacache.make_key("toml", "top+packed", sys.version, content_digest(raw))
+    kept = datacache.load("toml", key)
+    if (type(kept) is list and len(kept) == 2 and type(kept[0]) is list
+            and all(type(k) is str for k in kept[0]) and type(kept[1]) is bytes):
+        return Doc(name, text, tuple(kept[0]), kept[1])
+    data = _parse_toml(name, text)
+    packed = _packed_toml(data)
+    doc = Doc(name, text, tuple(data))
+    doc.__dict__["data"] = MappingProxyType(data)
+    if packed is not None:
+        datacache.store("toml", key, [list(data), packed])
+    return doc
 
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            m = re.search(_TOML_LINE, str(exc))
-            where = f"{name}:{m.group(1)}" if m else name
-            raise ScenarioError(f"TOML syntax: {exc}", path=where) from None
-        datacache.store("toml", key, data)
-    return Doc(name, text, MappingProxyType(data))
+
+def _parse_toml(name: str, text: str) -> dict[str, Any]:
+    # imported on a miss only: a warm cache never parses (tomllib is 3-4 ms to import)
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(_TOML_LINE, str(exc))
+        where = f"{name}:{m.group(1)}" if m else name
+        raise ScenarioError(f"TOML syntax: {exc}", path=where) from None
+
+
+def _packed_toml(data: dict[str, Any]) -> bytes | None:
+    """``data`` as msgpack, or ``None`` when it holds what msgpack cannot keep exactly
+    (TOML's dates and times): such a file is parsed again at every command."""
+    try:
+        packed: bytes = msgpack.packb(data, use_bin_type=True, strict_types=True)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return packed
+
+
+def _unpacked(packed: bytes) -> dict[str, Any] | None:
+    """Tables :func:`_packed_toml` wrote, or ``None`` when they do not read back."""
+    try:
+        value = msgpack.unpackb(packed, raw=False, use_list=True, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
+    except Exception:  # whatever the bytes are, the file is parsed again
+        return None
+    return value if type(value) is dict else None
 
 
 # --- the map ---------------------------------------------------------------------------
@@ -867,7 +915,7 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
         traversables.append(t)
     if not docs:
         raise ScenarioError("no .toml files", path=source)
-    map_docs = [n for n, d in docs.items() if "map" in d.data]
+    map_docs = [n for n, d in docs.items() if "map" in d.top]
     if len(map_docs) > 1:
         raise ScenarioError(f"[map] appears in {', '.join(map_docs)}; keep one map file",
                             path=source)
@@ -875,13 +923,13 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
     scenarios: dict[str, str] = {}
     stand_ins: list[StandIn] = []
     for name, d in docs.items():
-        if "tables" in d.data:
+        if "tables" in d.top:
             for tname in d.get_table("tables"):
                 if tname in tables:
                     raise d.error(("tables", tname),
                                   f"table already defined in {tables[tname].where}")
                 tables[tname] = parse_table(d, tname)
-        if "scenario" in d.data:
+        if "scenario" in d.top:
             sid = d.get_str("scenario", "id", default=Path(name).stem)
             if sid in scenarios:
                 raise d.error(("scenario", "id"), f"scenario {sid!r} is also {scenarios[sid]}")

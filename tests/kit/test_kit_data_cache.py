@@ -162,6 +162,33 @@ def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.Monkey
     _same_map(again.map, first.map)
 
 
+def test_a_kept_file_decodes_its_tables_when_first_asked(
+        data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a file read back from the data cache decodes its tables only when a
+    command first reads them; loading the set asks each file only its top-level keys,
+    so the map file's tables (its map is kept built) are never decoded.  Kept tables
+    that do not read back, or read back to other keys, are parsed again from the
+    file's text: the same tables."""
+    import dataclasses
+
+    first = load_scenario_path(TINY)
+    parsed = {n: dict(d.data) for n, d in first.docs.items()}
+    again = load_scenario_path(TINY)
+    assert again.map_doc is not None
+    kept = again.docs[again.map_doc]
+    assert "data" not in kept.__dict__ and kept.packed
+    assert {n: d.top for n, d in again.docs.items()} == {n: tuple(d) for n, d in parsed.items()}
+    real_loads = tomllib.loads
+    monkeypatch.setattr(tomllib, "loads", lambda *a, **k: pytest.fail("parsed again"))
+    assert dict(kept.data) == parsed[again.map_doc]
+    monkeypatch.setattr(tomllib, "loads", real_loads)
+    for bad in (kept.packed[: len(kept.packed) // 2], msgpack.packb({"other": 1}), b"",
+                msgpack.packb([1, 2])):
+        damaged = dataclasses.replace(kept, packed=bad)
+        assert "data" not in damaged.__dict__
+        assert dict(damaged.data) == parsed[again.map_doc]
+
+
 @pytest.mark.parametrize("damage", ["flip", "truncate"])
 def test_damaged_cache_is_rebuilt(data_cache: Path, damage: str) -> None:
     first = load_scenario_path(TINY)
