@@ -110,6 +110,13 @@ class Doc(Shared):
             kept = _parse_toml(self.name, self.text)
         return MappingProxyType(kept)
 
+    @functools.cached_property
+    def stand_ins(self) -> tuple[StandIn, ...]:
+        """Every stand-in of this file (raises on a bad one); kept in the data cache with
+        the file's tables, as walking every file's tables for them took as long as
+        reading them."""
+        return tuple(_find_stand_ins(self, self.data, ()))
+
     # -- pointing at keys --------------------------------------------------------------
 
     @functools.cached_property
@@ -298,18 +305,39 @@ def parse_doc(name: str, raw: bytes) -> Doc:
     # parsing every file again was a third of loading a game's data
     # by the file's digest, which the invite's scenario digest takes of the same bytes
     # (pbem.sha.content_digest: hashed once a process); kept as the top-level keys and
-    # the tables packed on their own, decoded when first read (Doc.data)
-    key = datacache.make_key("toml", "top+packed", sys.version, content_digest(raw))
+    # the tables packed on their own, decoded when first read (Doc.data), with the
+    # file's stand-ins (found by this kit's code, so keyed by it too): one entry a file,
+    # not two (each entry read was 0.1-0.2 M instructions, 12 files a game: issue 35)
+    if datacache.directory() is None:  # nothing kept: no key to make (no kit digest)
+        data = _parse_toml(name, text)
+        doc = Doc(name, text, tuple(data))
+        doc.__dict__["data"] = MappingProxyType(data)
+        return doc
+    key = datacache.make_key("toml", "top+packed+stand-ins", sys.version, _kit_code(),
+                             content_digest(raw))
     kept = datacache.load("toml", key)
-    if (type(kept) is list and len(kept) == 2 and type(kept[0]) is list
-            and all(type(k) is str for k in kept[0]) and type(kept[1]) is bytes):
-        return Doc(name, text, tuple(kept[0]), kept[1])
+    if (type(kept) is list and len(kept) == 3 and type(kept[0]) is list
+            and all(type(k) is str for k in kept[0]) and type(kept[1]) is bytes
+            and type(kept[2]) is list
+            and all(type(k) is list and len(k) == 2 and all(type(x) is str for x in k)
+                    for k in kept[2])):
+        doc = Doc(name, text, tuple(kept[0]), kept[1])
+        doc.__dict__["stand_ins"] = tuple(StandIn(name, where, reason)
+                                          for where, reason in kept[2])
+        return doc
     data = _parse_toml(name, text)
-    packed = _packed_toml(data)
     doc = Doc(name, text, tuple(data))
     doc.__dict__["data"] = MappingProxyType(data)
+    try:
+        found = doc.stand_ins
+    except ScenarioError:
+        # nothing kept; refused where the set's load asks (the same refusal as without
+        # a cache, after the same checks of the files before it)
+        return doc
+    packed = _packed_toml(data)
     if packed is not None:
-        datacache.store("toml", key, [list(data), packed])
+        datacache.store("toml", key, [list(data), packed,
+                                      [[f.key, f.reason] for f in found]])
     return doc
 
 
@@ -787,18 +815,8 @@ def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> Iterator[Stan
 
 
 def _stand_ins_of(doc: Doc) -> list[StandIn]:
-    """Every stand-in of ``doc``; kept between commands (pbem.datacache) by the file's
-    text, as walking every file's tables for them took as long as reading them."""
-    if datacache.directory() is None:
-        return list(_find_stand_ins(doc, doc.data, ()))  # nothing kept: no key to make
-    key = datacache.make_key("stand-ins", _kit_code(), content_digest(doc.text))
-    kept = datacache.load("stand-ins", key)
-    if type(kept) is list and all(type(k) is list and len(k) == 2
-                                  and all(type(x) is str for x in k) for k in kept):
-        return [StandIn(doc.name, where, reason) for where, reason in kept]
-    found = list(_find_stand_ins(doc, doc.data, ()))  # raises on a bad one: nothing kept
-    datacache.store("stand-ins", key, [[f.key, f.reason] for f in found])
-    return found
+    """Every stand-in of ``doc`` (kept with its tables: :func:`parse_doc`)."""
+    return list(doc.stand_ins)
 
 
 # --- the whole directory ---------------------------------------------------------------
