@@ -18,7 +18,7 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
@@ -439,7 +439,7 @@ def parse_map(doc: Doc) -> HexMap:
     kept = datacache.load("hexmap", key)
     if kept is not None:
         try:
-            hexmap = _map_from_data(kept)
+            hexmap = _map_from_data(kept, functools.partial(_build_map, doc))
         except Exception:  # not a map this code wrote: build it again
             pass
         else:
@@ -477,7 +477,10 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
     kept packed on their own, read when first asked (:func:`_kept`): a command that
     asks the map only its terrain and a few distances (48th Panzer Korps' ``legal``)
     never needs them, and decoding them was 7 M of the 15 M instructions of reading
-    that map back."""
+    that map back.  So are the hexside features, facings, networks and areas
+    (:data:`_LAZY`), made when first asked (:meth:`HexMap.__getattr__`): most commands
+    read none of them (For the Motherland!'s and White Death's ``legal`` read only the
+    terrain)."""
     grid = hexmap.grid
     cubes = grid._cubes.values()
     kinds = {t.name: i for i, t in enumerate(hexmap.legend)}
@@ -490,11 +493,12 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
         "terrain": [list(hexmap.terrain), [kinds[t] for t in hexmap.terrain.values()]],
         "legend": [[t.name, t.char, t.color, t.glyph, dict(t.attrs)] for t in hexmap.legend],
         "hex_features": [[h, sorted(v)] for h, v in hexmap.hex_features.items()],
-        "hexsides": [[a, b, sorted(v)] for (a, b), v in hexmap.hexsides.items()],
-        "facing": [[f, a, b, h] for (f, (a, b)), h in hexmap.facing.items()],
-        "networks": [[n, [list(s) for s in sorted(v)]] for n, v in hexmap.networks.items()],
+        "hexsides": _packed([[a, b, sorted(v)] for (a, b), v in hexmap.hexsides.items()]),
+        "facing": _packed([[f, a, b, h] for (f, (a, b)), h in hexmap.facing.items()]),
+        "networks": _packed([[n, [list(s) for s in sorted(v)]]
+                             for n, v in hexmap.networks.items()]),
         "places": [[n, list(v)] for n, v in hexmap.places.items()],
-        "areas": [[n, list(v)] for n, v in hexmap.areas.items()],
+        "areas": _packed([[n, list(v)] for n, v in hexmap.areas.items()]),
         "boxes": [[n, b.name, b.title, list(b.entry)] for n, b in hexmap.boxes.items()],
         "styles": dict(hexmap.styles),
         "adjacency": _packed([list(near) for near in hexmap.adjacency]),
@@ -528,8 +532,38 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise ValueError("ext types are not map data")
 
 
-def _map_from_data(data: dict[str, Any]) -> HexMap:
-    """Inverse of :func:`_map_data`: the same map, neighbor table included."""
+#: the map's fields kept packed on their own (:func:`_map_data`), each made from its
+#: decoded value when first asked, in the order the value lists them
+_LAZY: dict[str, Callable[[Any], Any]] = {
+    "hexsides": lambda v: MappingProxyType({(a, b): frozenset(f) for a, b, f in v}),
+    "facing": lambda v: MappingProxyType({(f, (a, b)): h for f, a, b, h in v}),
+    "networks": lambda v: MappingProxyType({n: frozenset((a, b) for a, b in sides)
+                                            for n, sides in v}),
+    "areas": lambda v: MappingProxyType({n: tuple(hexes) for n, hexes in v}),
+}
+
+
+def _kept_field(name: str, blob: bytes, rebuild: Callable[[], HexMap]) -> Any:
+    """The map's field ``name`` from its kept bytes; from the map built again from the
+    data file when they do not read back (a damaged entry never changes a map)."""
+    try:
+        value = msgpack.unpackb(blob, raw=False, use_list=True, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
+        if type(value) is not list:
+            raise ValueError(f"kept {name} is not a list")
+        return _LAZY[name](value)
+    except Exception:  # whatever the bytes are, the field is the built map's
+        return getattr(rebuild(), name)
+
+
+def _no_rebuild() -> HexMap:
+    raise ValueError("a kept map field does not read back, and there is no file to build from")
+
+
+def _map_from_data(data: dict[str, Any],
+                   rebuild: Callable[[], HexMap] = _no_rebuild) -> HexMap:
+    """Inverse of :func:`_map_data`: the same map, neighbor table included; ``rebuild``
+    builds it from its file, for a field kept packed that does not read back."""
     parity, cols, rows, col_digits, row_digits = data["grid"]
     if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering"}:
         raise ValueError("HexGrid changed: build the map")
@@ -550,22 +584,30 @@ def _map_from_data(data: dict[str, Any]) -> HexMap:
     hexes, codes = data["terrain"]
     if not all(type(k) is int and 0 <= k < len(kinds) for k in set(codes)):
         raise ValueError("a terrain code is not in the legend")
-    hexmap = HexMap(
-        title=data["title"],
-        grid=grid,
-        terrain=MappingProxyType(dict(zip(hexes, map(kinds.__getitem__, codes), strict=True))),
-        legend=legend,
-        hex_features=MappingProxyType({h: frozenset(v) for h, v in data["hex_features"]}),
-        hexsides=MappingProxyType({(a, b): frozenset(v) for a, b, v in data["hexsides"]}),
-        facing=MappingProxyType({(f, (a, b)): h for f, a, b, h in data["facing"]}),
-        networks=MappingProxyType({n: frozenset((a, b) for a, b in sides)
-                                   for n, sides in data["networks"]}),
-        places=MappingProxyType({n: tuple(v) for n, v in data["places"]}),
-        areas=MappingProxyType({n: tuple(v) for n, v in data["areas"]}),
-        boxes=MappingProxyType({n: OffMapBox(name, title, tuple(entry))
-                                for n, name, title, entry in data["boxes"]}),
-        styles=MappingProxyType(dict(data["styles"])),
-    )
+    if not all(type(data[name]) is bytes for name in _LAZY):
+        raise ValueError("the hexside and area tables are kept packed")
+    if {f.name for f in fields(HexMap)} != {*_LAZY, "title", "grid", "terrain", "legend",
+                                            "hex_features", "places", "boxes", "styles"}:
+        raise ValueError("HexMap changed: build the map")
+    # made without its __init__: the fields of _LAZY are made when first asked
+    hexmap = object.__new__(HexMap)
+    once = functools.cache(rebuild)  # one build for however many fields need it
+    for name, value in (
+        ("title", data["title"]),
+        ("grid", grid),
+        ("terrain", MappingProxyType(dict(zip(hexes, map(kinds.__getitem__, codes),
+                                               strict=True)))),
+        ("legend", legend),
+        ("hex_features", MappingProxyType({h: frozenset(v) for h, v in data["hex_features"]})),
+        ("places", MappingProxyType({n: tuple(v) for n, v in data["places"]})),
+        ("boxes", MappingProxyType({n: OffMapBox(name, title, tuple(entry))
+                                    for n, name, title, entry in data["boxes"]})),
+        ("styles", MappingProxyType(dict(data["styles"]))),
+    ):
+        object.__setattr__(hexmap, name, value)
+    hexmap.__dict__["_kept_fields"] = {name: functools.partial(_kept_field, name, data[name],
+                                                               once)
+                                       for name in _LAZY}
     # read by HexMap.adjacency when first asked
     hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept, adjacency,
                                                            len(hexmap.terrain), 0)

@@ -126,7 +126,7 @@ def test_a_kept_map_reads_its_cells_and_neighbors_when_first_asked(
 
     monkeypatch.setattr(msgpack, "unpackb", counting)
     kept = scenario._map_from_data(data)
-    assert kept.terrain == built.terrain and kept.hexsides == built.hexsides
+    assert kept.terrain == built.terrain
     assert kept.grid.to_cube("0101") == built.grid.to_cube("0101")
     assert unpacked == []
     assert kept.adjacency == built.adjacency and unpacked == [data["adjacency"]]
@@ -140,6 +140,40 @@ def test_a_kept_map_reads_its_cells_and_neighbors_when_first_asked(
                                 (msgpack.packb([cells, qs, rs]), msgpack.packb({"a": 1}))):
         again = scenario._map_from_data({**data, "cells": bad_cells, "adjacency": bad_near})
         _same_map(again, built)
+
+
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
+def test_a_kept_map_makes_its_hexside_and_area_tables_when_first_asked(engine_id: str) -> None:
+    """Issue 35: a kept map's hexside features, facings, networks and areas stay packed
+    until first asked (For the Motherland!'s and White Death's ``legal`` ask none of
+    them), each then the built map's, in its order; one that does not read back is taken
+    from the map built again from its file, built once for all of them."""
+    sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
+    doc = sset.docs[sset.map_doc or ""]
+    built = scenario._build_map(doc)
+    data = scenario._map_data(built)
+    lazy = ("hexsides", "facing", "networks", "areas")
+    assert all(type(data[name]) is bytes for name in lazy)
+    kept = scenario._map_from_data(data)
+    assert not any(name in kept.__dict__ for name in lazy)
+    assert list(kept.hexsides.items()) == list(built.hexsides.items())
+    assert "hexsides" in kept.__dict__ and "areas" not in kept.__dict__
+    _same_map(kept, built)
+    with pytest.raises(AttributeError):
+        _ = kept.no_such_field  # type: ignore[attr-defined]
+    builds: list[HexMap] = []
+
+    def rebuild() -> HexMap:
+        builds.append(scenario._build_map(doc))
+        return builds[-1]
+
+    damaged = {**data, "hexsides": b"\xc1", "facing": msgpack.packb({"a": 1}),
+               "networks": msgpack.packb([[1]]), "areas": msgpack.packb([1, 2])}
+    again = scenario._map_from_data(damaged, rebuild)
+    assert builds == []
+    _same_map(again, built)
+    assert len(builds) == 1
 
 
 def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
