@@ -41,7 +41,7 @@ from engines.hexkit.tables import (
 from pbem import datacache
 from pbem.engine import ScenarioInfo, package_files
 from pbem.errors import ScenarioError
-from pbem.sha import content_digest
+from pbem.sha import content_digest, remember_digest
 
 if TYPE_CHECKING:
     # imported for its type only: importlib.resources costs every command 18 M
@@ -960,19 +960,84 @@ def _toml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Trav
             yield f"{prefix}{entry.name}", entry
 
 
+def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, Doc]:
+    """Every file of ``found`` read and parsed, each named ``prefix/name``.
+
+    Kept between commands (pbem.datacache) as one entry for the whole set, under every
+    file's name, path and stamp (size, modification time, inode, device, as
+    :func:`pbem.datacache.read_known` keeps one file's digest) and this kit's code:
+    each file's digest, top-level keys, packed tables and stand-ins.  Reading an entry
+    a file for its digest and another for its tables was 24 entries of For the
+    Motherland!'s 12 files, every command (issue 35).  A file whose stamp changes while
+    it is read, or a set not kept, is read file by file as before (and then kept)."""
+    paths = [t for _, t in found if isinstance(t, Path)]
+    if datacache.directory() is None or len(paths) != len(found):
+        return {name: parse_doc(f"{prefix}/{name}", datacache.read_known(t)
+                                if isinstance(t, Path) else t.read_bytes())
+                for name, t in found}
+    raws: list[bytes] = []
+    stamps: list[str] = []
+    for path in paths:
+        before = os.stat(path)
+        raw = path.read_bytes()
+        after = os.stat(path)
+        stamp = [(st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev) for st in (before, after)]
+        if stamp[0] != stamp[1] or len(raw) != before.st_size:  # changing as it is read
+            return {name: parse_doc(f"{prefix}/{name}", datacache.read_known(t))
+                    for name, t in zip((n for n, _ in found), paths, strict=True)}
+        raws.append(raw)
+        stamps.append("\0".join(map(str, (path, *stamp[0]))))
+    names = [f"{prefix}/{name}" for name, _ in found]
+    key = datacache.make_key("toml-set", "digest+top+packed+stand-ins", sys.version,
+                             _kit_code(), *names, *stamps)
+    kept = datacache.load("toml-set", key)
+    if (type(kept) is list and len(kept) == len(found)
+            and all(type(k) is list and len(k) == 4 and type(k[0]) is bytes
+                    and len(k[0]) == 32 and type(k[1]) is list
+                    and all(type(t) is str for t in k[1]) and type(k[2]) is bytes
+                    and type(k[3]) is list
+                    and all(type(i) is list and len(i) == 2
+                            and all(type(x) is str for x in i) for i in k[3])
+                    for k in kept)):
+        docs: dict[str, Doc] = {}
+        for (short, _), name, raw, (digest, top, packed, stand_ins) in zip(
+                found, names, raws, kept, strict=True):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                break  # not what was kept: read file by file, which names the error
+            remember_digest(raw, digest)
+            doc = docs[short] = Doc(name, text, tuple(top), packed)
+            doc.__dict__["stand_ins"] = tuple(StandIn(name, where, reason)
+                                              for where, reason in stand_ins)
+        else:
+            return docs
+    docs = {short: parse_doc(name, raw)
+            for (short, _), name, raw in zip(found, names, raws, strict=True)}
+    entry: list[Any] = []
+    for doc, raw in zip(docs.values(), raws, strict=True):
+        try:
+            stand_ins = doc.stand_ins
+        except ScenarioError:
+            return docs  # refused where the set's load asks; nothing kept
+        packed = doc.packed or _packed_toml(dict(doc.data))
+        if packed is None:
+            return docs  # a date or time msgpack cannot keep: nothing kept
+        entry.append([content_digest(raw), list(doc.top), packed,
+                      [[f.key, f.reason] for f in stand_ins]])
+    datacache.store("toml-set", key, entry)
+    return docs
+
+
 def load_scenario_path(path: str | Path | Traversable, label: str | None = None) -> ScenarioSet:
     """Load and check every ``*.toml`` under ``path`` (tests, or a player's own copy)."""
     root: Traversable = Path(path) if isinstance(path, str | Path) else path
     source = label or str(path)
     if not root.is_dir():
         raise ScenarioError("not a directory of scenario files", path=source)
-    docs: dict[str, Doc] = {}
-    traversables: list[Traversable] = []
-    for name, t in _toml_files(root):
-        # a file's digest kept under its stamp (the invite's pin and the cache's keys)
-        raw = datacache.read_known(t) if isinstance(t, Path) else t.read_bytes()
-        docs[name] = parse_doc(f"{source.rstrip('/')}/{name}", raw)
-        traversables.append(t)
+    found = list(_toml_files(root))
+    docs = _read_docs(source.rstrip("/"), found)
+    traversables = [t for _, t in found]
     if not docs:
         raise ScenarioError("no .toml files", path=source)
     map_docs = [n for n, d in docs.items() if "map" in d.top]

@@ -179,11 +179,13 @@ def test_a_kept_map_makes_its_hexside_and_area_tables_when_first_asked(engine_id
 def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = load_scenario_path(TINY)
     kinds = {p.name.rsplit("-", 1)[0] for p in data_cache.iterdir()}
-    # "digest": each file's SHA-256 by its stamp; "code", the kit's digest, is kept when
-    # this process first took it (with or without a cache before this test); a file's
-    # stand-ins are kept in its "toml" entry, one entry a file to read (issue 35)
-    assert kinds - {"code"} == {"toml", "hexmap", "digest"}
-    assert sum(p.name.startswith("toml-") for p in data_cache.iterdir()) == len(first.docs)
+    # "toml-set": every file's digest, tables and stand-ins under the files' stamps;
+    # "code", the kit's digest, is kept when this process first took it (with or without
+    # a cache before this test); a file's stand-ins are kept in its "toml" entry, one
+    # entry a file (issue 35)
+    assert kinds - {"code"} == {"toml", "toml-set", "hexmap"}
+    assert sum(p.name.rsplit("-", 1)[0] == "toml" for p in data_cache.iterdir()) == \
+        len(first.docs)
 
     def no_parse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("parsed again")
@@ -223,6 +225,44 @@ def test_a_kept_file_decodes_its_tables_when_first_asked(
         damaged = dataclasses.replace(kept, packed=bad)
         assert "data" not in damaged.__dict__
         assert dict(damaged.data) == parsed[again.map_doc]
+
+
+def test_a_warm_load_reads_one_entry_for_its_files(
+        data_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a set of files loaded before is read back from one data-cache entry
+    (every file's digest, top-level keys, tables and stand-ins), not two a file; the
+    files' digests are the bytes' own.  An edited file is parsed again, and the set's
+    entry does not serve it."""
+    from pbem.sha import sha256
+
+    copy = tmp_path / "tiny"
+    shutil.copytree(TINY, copy)
+    first = load_scenario_path(copy)
+    loaded: list[str] = []
+    real_load = datacache.load
+
+    def counting(kind: str, key: bytes) -> Any:
+        loaded.append(kind)
+        return real_load(kind, key)
+
+    monkeypatch.setattr(datacache, "load", counting)
+    monkeypatch.setattr(tomllib, "loads", lambda *a, **k: pytest.fail("parsed again"))
+    again = load_scenario_path(copy)
+    assert [k for k in loaded if k != "code"] == ["toml-set", "hexmap"]
+    assert again.stand_ins == first.stand_ins
+    assert {n: dict(d.data) for n, d in again.docs.items()} == \
+        {n: dict(d.data) for n, d in first.docs.items()}
+    from pbem.sha import content_digest
+    for t in again.files:
+        raw = t.read_bytes()
+        assert content_digest(raw) == sha256(raw).digest()
+    monkeypatch.undo()
+    monkeypatch.setattr(datacache, "load", counting)
+    units = copy / "basic.toml"
+    units.write_text(units.read_text() + "\n# edited\n")
+    loaded.clear()
+    edited = load_scenario_path(copy)
+    assert loaded.count("toml") == 3 and edited.docs["basic.toml"].text.endswith("# edited\n")
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate"])
