@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
 from engines.hexkit.hexid import HexId
@@ -80,6 +80,19 @@ class HexMap(Shared):
     #: :func:`engines.hexkit.scenario.parse_map` built it (``None``: built in code, so
     #: nothing derived from it is kept between commands)
     source: ClassVar[bytes | None] = None
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would take any name as a field
+        def __getattr__(self, name: str) -> Any:
+            # a map read back from the data cache (hexkit.scenario) decodes its larger
+            # hexside and area tables when first asked: most commands read few of them
+            # (issue 35); once decoded the value is the instance's own, so this runs
+            # only on that first ask
+            kept = self.__dict__.get("_kept_fields")
+            if kept is None or name not in kept:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            value = self.__dict__[name] = kept[name]()
+            del kept[name]
+            return value
 
     # -- construction ----------------------------------------------------------------
 

@@ -18,7 +18,7 @@ import itertools
 import os
 import re
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
@@ -41,7 +41,7 @@ from engines.hexkit.tables import (
 from pbem import datacache
 from pbem.engine import ScenarioInfo, package_files
 from pbem.errors import ScenarioError
-from pbem.sha import content_digest
+from pbem.sha import content_digest, remember_digest
 
 if TYPE_CHECKING:
     # imported for its type only: importlib.resources costs every command 18 M
@@ -91,7 +91,31 @@ class Doc(Shared):
 
     name: str
     text: str
-    data: Mapping[str, Any]
+    #: the file's top-level keys, in the file's order: what loading the set asks of
+    #: every file (is there a ``[map]``, ``[tables]``, ``[scenario]``?)
+    top: tuple[str, ...]
+    #: the parsed tables as the data cache keeps them, decoded when :attr:`data` is
+    #: first asked (``b""``: :attr:`data` was set when the file was parsed)
+    packed: bytes = field(default=b"", repr=False, compare=False)
+
+    @functools.cached_property
+    def data(self) -> Mapping[str, Any]:
+        """The parsed tables, decoded from the data cache when first asked: a command
+        reads a few of a game's files, and decoding every file's tables was 3 M
+        instructions of each 48th Panzer Korps command, the map file's (whose map is
+        kept built) for nothing (issue 35).  Kept tables that do not decode to this
+        file's top-level keys are parsed again from the text, as a miss would be."""
+        kept = _unpacked(self.packed)
+        if kept is None or tuple(kept) != self.top:
+            kept = _parse_toml(self.name, self.text)
+        return MappingProxyType(kept)
+
+    @functools.cached_property
+    def stand_ins(self) -> tuple[StandIn, ...]:
+        """Every stand-in of this file (raises on a bad one); kept in the data cache with
+        the file's tables, as walking every file's tables for them took as long as
+        reading them."""
+        return tuple(_find_stand_ins(self, self.data, ()))
 
     # -- pointing at keys --------------------------------------------------------------
 
@@ -280,21 +304,73 @@ def parse_doc(name: str, raw: bytes) -> Doc:
     # the parsed tables, kept between commands by the file's SHA-256 (pbem.datacache):
     # parsing every file again was a third of loading a game's data
     # by the file's digest, which the invite's scenario digest takes of the same bytes
-    # (pbem.sha.content_digest: hashed once a process)
-    key = datacache.make_key("toml", sys.version, content_digest(raw))
-    data = datacache.load("toml", key)
-    if type(data) is not dict:
-        # imported on a miss only: a warm cache never parses (tomllib is 3-4 ms to import)
-        import tomllib
+    # (pbem.sha.content_digest: hashed once a process); kept as the top-level keys and
+    # the tables packed on their own, decoded when first read (Doc.data), with the
+    # file's stand-ins (found by this kit's code, so keyed by it too): one entry a file,
+    # not two (each entry read was 0.1-0.2 M instructions, 12 files a game: issue 35)
+    if datacache.directory() is None:  # nothing kept: no key to make (no kit digest)
+        data = _parse_toml(name, text)
+        doc = Doc(name, text, tuple(data))
+        doc.__dict__["data"] = MappingProxyType(data)
+        return doc
+    key = datacache.make_key("toml", "top+packed+stand-ins", sys.version, _kit_code(),
+                             content_digest(raw))
+    kept = datacache.load("toml", key)
+    if (type(kept) is list and len(kept) == 3 and type(kept[0]) is list
+            and all(type(k) is str for k in kept[0]) and type(kept[1]) is bytes
+            and type(kept[2]) is list
+            and all(type(k) is list and len(k) == 2 and all(type(x) is str for x in k)
+                    for k in kept[2])):
+        doc = Doc(name, text, tuple(kept[0]), kept[1])
+        doc.__dict__["stand_ins"] = tuple(StandIn(name, where, reason)
+                                          for where, reason in kept[2])
+        return doc
+    data = _parse_toml(name, text)
+    doc = Doc(name, text, tuple(data))
+    doc.__dict__["data"] = MappingProxyType(data)
+    try:
+        found = doc.stand_ins
+    except ScenarioError:
+        # nothing kept; refused where the set's load asks (the same refusal as without
+        # a cache, after the same checks of the files before it)
+        return doc
+    packed = _packed_toml(data)
+    if packed is not None:
+        datacache.store("toml", key, [list(data), packed,
+                                      [[f.key, f.reason] for f in found]])
+    return doc
 
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            m = re.search(_TOML_LINE, str(exc))
-            where = f"{name}:{m.group(1)}" if m else name
-            raise ScenarioError(f"TOML syntax: {exc}", path=where) from None
-        datacache.store("toml", key, data)
-    return Doc(name, text, MappingProxyType(data))
+
+def _parse_toml(name: str, text: str) -> dict[str, Any]:
+    # imported on a miss only: a warm cache never parses (tomllib is 3-4 ms to import)
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(_TOML_LINE, str(exc))
+        where = f"{name}:{m.group(1)}" if m else name
+        raise ScenarioError(f"TOML syntax: {exc}", path=where) from None
+
+
+def _packed_toml(data: dict[str, Any]) -> bytes | None:
+    """``data`` as msgpack, or ``None`` when it holds what msgpack cannot keep exactly
+    (TOML's dates and times): such a file is parsed again at every command."""
+    try:
+        packed: bytes = msgpack.packb(data, use_bin_type=True, strict_types=True)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return packed
+
+
+def _unpacked(packed: bytes) -> dict[str, Any] | None:
+    """Tables :func:`_packed_toml` wrote, or ``None`` when they do not read back."""
+    try:
+        value = msgpack.unpackb(packed, raw=False, use_list=True, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
+    except Exception:  # whatever the bytes are, the file is parsed again
+        return None
+    return value if type(value) is dict else None
 
 
 # --- the map ---------------------------------------------------------------------------
@@ -363,7 +439,7 @@ def parse_map(doc: Doc) -> HexMap:
     kept = datacache.load("hexmap", key)
     if kept is not None:
         try:
-            hexmap = _map_from_data(kept)
+            hexmap = _map_from_data(kept, functools.partial(_build_map, doc))
         except Exception:  # not a map this code wrote: build it again
             pass
         else:
@@ -401,7 +477,10 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
     kept packed on their own, read when first asked (:func:`_kept`): a command that
     asks the map only its terrain and a few distances (48th Panzer Korps' ``legal``)
     never needs them, and decoding them was 7 M of the 15 M instructions of reading
-    that map back."""
+    that map back.  So are the hexside features, facings, networks and areas
+    (:data:`_LAZY`), made when first asked (:meth:`HexMap.__getattr__`): most commands
+    read none of them (For the Motherland!'s and White Death's ``legal`` read only the
+    terrain)."""
     grid = hexmap.grid
     cubes = grid._cubes.values()
     kinds = {t.name: i for i, t in enumerate(hexmap.legend)}
@@ -414,11 +493,12 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
         "terrain": [list(hexmap.terrain), [kinds[t] for t in hexmap.terrain.values()]],
         "legend": [[t.name, t.char, t.color, t.glyph, dict(t.attrs)] for t in hexmap.legend],
         "hex_features": [[h, sorted(v)] for h, v in hexmap.hex_features.items()],
-        "hexsides": [[a, b, sorted(v)] for (a, b), v in hexmap.hexsides.items()],
-        "facing": [[f, a, b, h] for (f, (a, b)), h in hexmap.facing.items()],
-        "networks": [[n, [list(s) for s in sorted(v)]] for n, v in hexmap.networks.items()],
+        "hexsides": _packed([[a, b, sorted(v)] for (a, b), v in hexmap.hexsides.items()]),
+        "facing": _packed([[f, a, b, h] for (f, (a, b)), h in hexmap.facing.items()]),
+        "networks": _packed([[n, [list(s) for s in sorted(v)]]
+                             for n, v in hexmap.networks.items()]),
         "places": [[n, list(v)] for n, v in hexmap.places.items()],
-        "areas": [[n, list(v)] for n, v in hexmap.areas.items()],
+        "areas": _packed([[n, list(v)] for n, v in hexmap.areas.items()]),
         "boxes": [[n, b.name, b.title, list(b.entry)] for n, b in hexmap.boxes.items()],
         "styles": dict(hexmap.styles),
         "adjacency": _packed([list(near) for near in hexmap.adjacency]),
@@ -452,8 +532,38 @@ def _no_ext(code: int, data: bytes) -> Any:
     raise ValueError("ext types are not map data")
 
 
-def _map_from_data(data: dict[str, Any]) -> HexMap:
-    """Inverse of :func:`_map_data`: the same map, neighbor table included."""
+#: the map's fields kept packed on their own (:func:`_map_data`), each made from its
+#: decoded value when first asked, in the order the value lists them
+_LAZY: dict[str, Callable[[Any], Any]] = {
+    "hexsides": lambda v: MappingProxyType({(a, b): frozenset(f) for a, b, f in v}),
+    "facing": lambda v: MappingProxyType({(f, (a, b)): h for f, a, b, h in v}),
+    "networks": lambda v: MappingProxyType({n: frozenset((a, b) for a, b in sides)
+                                            for n, sides in v}),
+    "areas": lambda v: MappingProxyType({n: tuple(hexes) for n, hexes in v}),
+}
+
+
+def _kept_field(name: str, blob: bytes, rebuild: Callable[[], HexMap]) -> Any:
+    """The map's field ``name`` from its kept bytes; from the map built again from the
+    data file when they do not read back (a damaged entry never changes a map)."""
+    try:
+        value = msgpack.unpackb(blob, raw=False, use_list=True, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
+        if type(value) is not list:
+            raise ValueError(f"kept {name} is not a list")
+        return _LAZY[name](value)
+    except Exception:  # whatever the bytes are, the field is the built map's
+        return getattr(rebuild(), name)
+
+
+def _no_rebuild() -> HexMap:
+    raise ValueError("a kept map field does not read back, and there is no file to build from")
+
+
+def _map_from_data(data: dict[str, Any],
+                   rebuild: Callable[[], HexMap] = _no_rebuild) -> HexMap:
+    """Inverse of :func:`_map_data`: the same map, neighbor table included; ``rebuild``
+    builds it from its file, for a field kept packed that does not read back."""
     parity, cols, rows, col_digits, row_digits = data["grid"]
     if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering"}:
         raise ValueError("HexGrid changed: build the map")
@@ -474,22 +584,30 @@ def _map_from_data(data: dict[str, Any]) -> HexMap:
     hexes, codes = data["terrain"]
     if not all(type(k) is int and 0 <= k < len(kinds) for k in set(codes)):
         raise ValueError("a terrain code is not in the legend")
-    hexmap = HexMap(
-        title=data["title"],
-        grid=grid,
-        terrain=MappingProxyType(dict(zip(hexes, map(kinds.__getitem__, codes), strict=True))),
-        legend=legend,
-        hex_features=MappingProxyType({h: frozenset(v) for h, v in data["hex_features"]}),
-        hexsides=MappingProxyType({(a, b): frozenset(v) for a, b, v in data["hexsides"]}),
-        facing=MappingProxyType({(f, (a, b)): h for f, a, b, h in data["facing"]}),
-        networks=MappingProxyType({n: frozenset((a, b) for a, b in sides)
-                                   for n, sides in data["networks"]}),
-        places=MappingProxyType({n: tuple(v) for n, v in data["places"]}),
-        areas=MappingProxyType({n: tuple(v) for n, v in data["areas"]}),
-        boxes=MappingProxyType({n: OffMapBox(name, title, tuple(entry))
-                                for n, name, title, entry in data["boxes"]}),
-        styles=MappingProxyType(dict(data["styles"])),
-    )
+    if not all(type(data[name]) is bytes for name in _LAZY):
+        raise ValueError("the hexside and area tables are kept packed")
+    if {f.name for f in fields(HexMap)} != {*_LAZY, "title", "grid", "terrain", "legend",
+                                            "hex_features", "places", "boxes", "styles"}:
+        raise ValueError("HexMap changed: build the map")
+    # made without its __init__: the fields of _LAZY are made when first asked
+    hexmap = object.__new__(HexMap)
+    once = functools.cache(rebuild)  # one build for however many fields need it
+    for name, value in (
+        ("title", data["title"]),
+        ("grid", grid),
+        ("terrain", MappingProxyType(dict(zip(hexes, map(kinds.__getitem__, codes),
+                                               strict=True)))),
+        ("legend", legend),
+        ("hex_features", MappingProxyType({h: frozenset(v) for h, v in data["hex_features"]})),
+        ("places", MappingProxyType({n: tuple(v) for n, v in data["places"]})),
+        ("boxes", MappingProxyType({n: OffMapBox(name, title, tuple(entry))
+                                    for n, name, title, entry in data["boxes"]})),
+        ("styles", MappingProxyType(dict(data["styles"]))),
+    ):
+        object.__setattr__(hexmap, name, value)
+    hexmap.__dict__["_kept_fields"] = {name: functools.partial(_kept_field, name, data[name],
+                                                               once)
+                                       for name in _LAZY}
     # read by HexMap.adjacency when first asked
     hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept, adjacency,
                                                            len(hexmap.terrain), 0)
@@ -739,18 +857,8 @@ def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> Iterator[Stan
 
 
 def _stand_ins_of(doc: Doc) -> list[StandIn]:
-    """Every stand-in of ``doc``; kept between commands (pbem.datacache) by the file's
-    text, as walking every file's tables for them took as long as reading them."""
-    if datacache.directory() is None:
-        return list(_find_stand_ins(doc, doc.data, ()))  # nothing kept: no key to make
-    key = datacache.make_key("stand-ins", _kit_code(), content_digest(doc.text))
-    kept = datacache.load("stand-ins", key)
-    if type(kept) is list and all(type(k) is list and len(k) == 2
-                                  and all(type(x) is str for x in k) for k in kept):
-        return [StandIn(doc.name, where, reason) for where, reason in kept]
-    found = list(_find_stand_ins(doc, doc.data, ()))  # raises on a bad one: nothing kept
-    datacache.store("stand-ins", key, [[f.key, f.reason] for f in found])
-    return found
+    """Every stand-in of ``doc`` (kept with its tables: :func:`parse_doc`)."""
+    return list(doc.stand_ins)
 
 
 # --- the whole directory ---------------------------------------------------------------
@@ -852,22 +960,87 @@ def _toml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Trav
             yield f"{prefix}{entry.name}", entry
 
 
+def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, Doc]:
+    """Every file of ``found`` read and parsed, each named ``prefix/name``.
+
+    Kept between commands (pbem.datacache) as one entry for the whole set, under every
+    file's name, path and stamp (size, modification time, inode, device, as
+    :func:`pbem.datacache.read_known` keeps one file's digest) and this kit's code:
+    each file's digest, top-level keys, packed tables and stand-ins.  Reading an entry
+    a file for its digest and another for its tables was 24 entries of For the
+    Motherland!'s 12 files, every command (issue 35).  A file whose stamp changes while
+    it is read, or a set not kept, is read file by file as before (and then kept)."""
+    paths = [t for _, t in found if isinstance(t, Path)]
+    if datacache.directory() is None or len(paths) != len(found):
+        return {name: parse_doc(f"{prefix}/{name}", datacache.read_known(t)
+                                if isinstance(t, Path) else t.read_bytes())
+                for name, t in found}
+    raws: list[bytes] = []
+    stamps: list[str] = []
+    for path in paths:
+        before = os.stat(path)
+        raw = path.read_bytes()
+        after = os.stat(path)
+        stamp = [(st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev) for st in (before, after)]
+        if stamp[0] != stamp[1] or len(raw) != before.st_size:  # changing as it is read
+            return {name: parse_doc(f"{prefix}/{name}", datacache.read_known(t))
+                    for name, t in zip((n for n, _ in found), paths, strict=True)}
+        raws.append(raw)
+        stamps.append("\0".join(map(str, (path, *stamp[0]))))
+    names = [f"{prefix}/{name}" for name, _ in found]
+    key = datacache.make_key("toml-set", "digest+top+packed+stand-ins", sys.version,
+                             _kit_code(), *names, *stamps)
+    kept = datacache.load("toml-set", key)
+    if (type(kept) is list and len(kept) == len(found)
+            and all(type(k) is list and len(k) == 4 and type(k[0]) is bytes
+                    and len(k[0]) == 32 and type(k[1]) is list
+                    and all(type(t) is str for t in k[1]) and type(k[2]) is bytes
+                    and type(k[3]) is list
+                    and all(type(i) is list and len(i) == 2
+                            and all(type(x) is str for x in i) for i in k[3])
+                    for k in kept)):
+        docs: dict[str, Doc] = {}
+        for (short, _), name, raw, (digest, top, packed, stand_ins) in zip(
+                found, names, raws, kept, strict=True):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                break  # not what was kept: read file by file, which names the error
+            remember_digest(raw, digest)
+            doc = docs[short] = Doc(name, text, tuple(top), packed)
+            doc.__dict__["stand_ins"] = tuple(StandIn(name, where, reason)
+                                              for where, reason in stand_ins)
+        else:
+            return docs
+    docs = {short: parse_doc(name, raw)
+            for (short, _), name, raw in zip(found, names, raws, strict=True)}
+    entry: list[Any] = []
+    for doc, raw in zip(docs.values(), raws, strict=True):
+        try:
+            stand_ins = doc.stand_ins
+        except ScenarioError:
+            return docs  # refused where the set's load asks; nothing kept
+        packed = doc.packed or _packed_toml(dict(doc.data))
+        if packed is None:
+            return docs  # a date or time msgpack cannot keep: nothing kept
+        entry.append([content_digest(raw), list(doc.top), packed,
+                      [[f.key, f.reason] for f in stand_ins]])
+    datacache.store("toml-set", key, entry)
+    return docs
+
+
 def load_scenario_path(path: str | Path | Traversable, label: str | None = None) -> ScenarioSet:
     """Load and check every ``*.toml`` under ``path`` (tests, or a player's own copy)."""
     root: Traversable = Path(path) if isinstance(path, str | Path) else path
     source = label or str(path)
     if not root.is_dir():
         raise ScenarioError("not a directory of scenario files", path=source)
-    docs: dict[str, Doc] = {}
-    traversables: list[Traversable] = []
-    for name, t in _toml_files(root):
-        # a file's digest kept under its stamp (the invite's pin and the cache's keys)
-        raw = datacache.read_known(t) if isinstance(t, Path) else t.read_bytes()
-        docs[name] = parse_doc(f"{source.rstrip('/')}/{name}", raw)
-        traversables.append(t)
+    found = list(_toml_files(root))
+    docs = _read_docs(source.rstrip("/"), found)
+    traversables = [t for _, t in found]
     if not docs:
         raise ScenarioError("no .toml files", path=source)
-    map_docs = [n for n, d in docs.items() if "map" in d.data]
+    map_docs = [n for n, d in docs.items() if "map" in d.top]
     if len(map_docs) > 1:
         raise ScenarioError(f"[map] appears in {', '.join(map_docs)}; keep one map file",
                             path=source)
@@ -875,13 +1048,13 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
     scenarios: dict[str, str] = {}
     stand_ins: list[StandIn] = []
     for name, d in docs.items():
-        if "tables" in d.data:
+        if "tables" in d.top:
             for tname in d.get_table("tables"):
                 if tname in tables:
                     raise d.error(("tables", tname),
                                   f"table already defined in {tables[tname].where}")
                 tables[tname] = parse_table(d, tname)
-        if "scenario" in d.data:
+        if "scenario" in d.top:
             sid = d.get_str("scenario", "id", default=Path(name).stem)
             if sid in scenarios:
                 raise d.error(("scenario", "id"), f"scenario {sid!r} is also {scenarios[sid]}")

@@ -30,10 +30,11 @@ def test_cache_written_read_and_rebuilt_when_damaged(
     first = _legal(ivan.path)
     entries = sorted(cache.iterdir())
     # "code": the kit's code digest, kept by its files' stamps (datacache.files_digest);
-    # "card": the player's card, kept by card.json's stamp (pbem.identity); "digest": each
-    # data file's SHA-256, kept by its stamp (datacache.read_known)
-    assert {p.name.rsplit("-", 1)[0] for p in entries} == {"toml", "hexmap", "stand-ins",
-                                                          "code", "card", "digest"}
+    # "card": the player's card, kept by card.json's stamp (pbem.identity); "toml-set":
+    # every data file's SHA-256, tables and stand-ins, kept by the files' stamps
+    # (hexkit.scenario._read_docs); "toml": each file's tables and stand-ins by its digest
+    assert {p.name.rsplit("-", 1)[0] for p in entries} == {"toml", "toml-set", "hexmap",
+                                                          "code", "card"}
     stamps = {p: p.stat().st_mtime_ns for p in entries}
     assert _legal(ivan.path) == first
     assert {p: p.stat().st_mtime_ns for p in entries} == stamps  # read, not rewritten

@@ -126,7 +126,7 @@ def test_a_kept_map_reads_its_cells_and_neighbors_when_first_asked(
 
     monkeypatch.setattr(msgpack, "unpackb", counting)
     kept = scenario._map_from_data(data)
-    assert kept.terrain == built.terrain and kept.hexsides == built.hexsides
+    assert kept.terrain == built.terrain
     assert kept.grid.to_cube("0101") == built.grid.to_cube("0101")
     assert unpacked == []
     assert kept.adjacency == built.adjacency and unpacked == [data["adjacency"]]
@@ -142,12 +142,50 @@ def test_a_kept_map_reads_its_cells_and_neighbors_when_first_asked(
         _same_map(again, built)
 
 
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
+def test_a_kept_map_makes_its_hexside_and_area_tables_when_first_asked(engine_id: str) -> None:
+    """Issue 35: a kept map's hexside features, facings, networks and areas stay packed
+    until first asked (For the Motherland!'s and White Death's ``legal`` ask none of
+    them), each then the built map's, in its order; one that does not read back is taken
+    from the map built again from its file, built once for all of them."""
+    sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
+    doc = sset.docs[sset.map_doc or ""]
+    built = scenario._build_map(doc)
+    data = scenario._map_data(built)
+    lazy = ("hexsides", "facing", "networks", "areas")
+    assert all(type(data[name]) is bytes for name in lazy)
+    kept = scenario._map_from_data(data)
+    assert not any(name in kept.__dict__ for name in lazy)
+    assert list(kept.hexsides.items()) == list(built.hexsides.items())
+    assert "hexsides" in kept.__dict__ and "areas" not in kept.__dict__
+    _same_map(kept, built)
+    with pytest.raises(AttributeError):
+        _ = kept.no_such_field  # type: ignore[attr-defined]
+    builds: list[HexMap] = []
+
+    def rebuild() -> HexMap:
+        builds.append(scenario._build_map(doc))
+        return builds[-1]
+
+    damaged = {**data, "hexsides": b"\xc1", "facing": msgpack.packb({"a": 1}),
+               "networks": msgpack.packb([[1]]), "areas": msgpack.packb([1, 2])}
+    again = scenario._map_from_data(damaged, rebuild)
+    assert builds == []
+    _same_map(again, built)
+    assert len(builds) == 1
+
+
 def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = load_scenario_path(TINY)
     kinds = {p.name.rsplit("-", 1)[0] for p in data_cache.iterdir()}
-    # "digest": each file's SHA-256 by its stamp; "code", the kit's digest, is kept when
-    # this process first took it (with or without a cache before this test)
-    assert kinds - {"code"} == {"toml", "hexmap", "stand-ins", "digest"}
+    # "toml-set": every file's digest, tables and stand-ins under the files' stamps;
+    # "code", the kit's digest, is kept when this process first took it (with or without
+    # a cache before this test); a file's stand-ins are kept in its "toml" entry, one
+    # entry a file (issue 35)
+    assert kinds - {"code"} == {"toml", "toml-set", "hexmap"}
+    assert sum(p.name.rsplit("-", 1)[0] == "toml" for p in data_cache.iterdir()) == \
+        len(first.docs)
 
     def no_parse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("parsed again")
@@ -160,6 +198,71 @@ def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.Monkey
     assert {n: dict(d.data) for n, d in again.docs.items()} == \
         {n: dict(d.data) for n, d in first.docs.items()}
     _same_map(again.map, first.map)
+
+
+def test_a_kept_file_decodes_its_tables_when_first_asked(
+        data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a file read back from the data cache decodes its tables only when a
+    command first reads them; loading the set asks each file only its top-level keys,
+    so the map file's tables (its map is kept built) are never decoded.  Kept tables
+    that do not read back, or read back to other keys, are parsed again from the
+    file's text: the same tables."""
+    import dataclasses
+
+    first = load_scenario_path(TINY)
+    parsed = {n: dict(d.data) for n, d in first.docs.items()}
+    again = load_scenario_path(TINY)
+    assert again.map_doc is not None
+    kept = again.docs[again.map_doc]
+    assert "data" not in kept.__dict__ and kept.packed
+    assert {n: d.top for n, d in again.docs.items()} == {n: tuple(d) for n, d in parsed.items()}
+    real_loads = tomllib.loads
+    monkeypatch.setattr(tomllib, "loads", lambda *a, **k: pytest.fail("parsed again"))
+    assert dict(kept.data) == parsed[again.map_doc]
+    monkeypatch.setattr(tomllib, "loads", real_loads)
+    for bad in (kept.packed[: len(kept.packed) // 2], msgpack.packb({"other": 1}), b"",
+                msgpack.packb([1, 2])):
+        damaged = dataclasses.replace(kept, packed=bad)
+        assert "data" not in damaged.__dict__
+        assert dict(damaged.data) == parsed[again.map_doc]
+
+
+def test_a_warm_load_reads_one_entry_for_its_files(
+        data_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a set of files loaded before is read back from one data-cache entry
+    (every file's digest, top-level keys, tables and stand-ins), not two a file; the
+    files' digests are the bytes' own.  An edited file is parsed again, and the set's
+    entry does not serve it."""
+    from pbem.sha import sha256
+
+    copy = tmp_path / "tiny"
+    shutil.copytree(TINY, copy)
+    first = load_scenario_path(copy)
+    loaded: list[str] = []
+    real_load = datacache.load
+
+    def counting(kind: str, key: bytes) -> Any:
+        loaded.append(kind)
+        return real_load(kind, key)
+
+    monkeypatch.setattr(datacache, "load", counting)
+    monkeypatch.setattr(tomllib, "loads", lambda *a, **k: pytest.fail("parsed again"))
+    again = load_scenario_path(copy)
+    assert [k for k in loaded if k != "code"] == ["toml-set", "hexmap"]
+    assert again.stand_ins == first.stand_ins
+    assert {n: dict(d.data) for n, d in again.docs.items()} == \
+        {n: dict(d.data) for n, d in first.docs.items()}
+    from pbem.sha import content_digest
+    for t in again.files:
+        raw = t.read_bytes()
+        assert content_digest(raw) == sha256(raw).digest()
+    monkeypatch.undo()
+    monkeypatch.setattr(datacache, "load", counting)
+    units = copy / "basic.toml"
+    units.write_text(units.read_text() + "\n# edited\n")
+    loaded.clear()
+    edited = load_scenario_path(copy)
+    assert loaded.count("toml") == 3 and edited.docs["basic.toml"].text.endswith("# edited\n")
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate"])
@@ -229,7 +332,8 @@ def test_bad_stand_in_refused_the_same_with_a_cache(data_cache: Path) -> None:
     with pytest.raises(ScenarioError) as second:
         scenario._stand_ins_of(doc)
     assert str(first.value) == str(second.value) and "must say why" in str(first.value)
-    assert not any(p.name.startswith("stand-ins") for p in data_cache.iterdir())
+    assert not data_cache.exists() or not any(p.name.startswith(("stand-ins", "toml"))
+                                              for p in data_cache.iterdir())
 
 
 def _tiny_class(**extra: Any) -> Any:
