@@ -19,7 +19,6 @@ from engines.motherland.args import (
     TakeArgs,
     UnitsArgs,
 )
-from engines.motherland.chits import drop_chit, generals_ready
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
 from engines.motherland.notation import ATTACK, LOSE, TAKE, of_kind
@@ -211,8 +210,13 @@ def start_combat(s: MotherlandState, kind: str, target: str, attackers: list[str
     soviets = [x for x in (*attackers, *defenders)
                if s.c(x).side == SOVIET and s.c(x).type in CHIT_TYPES]
     tasks: list[Frame] = []
-    if soviets and generals_ready(s):
-        tasks.append(Frame("generals", UnitsArgs(sorted(soviets))))
+    if soviets:
+        # 16.5, 11.0: the chit rules load with the first combat of a chit army, not with
+        # every listing of a combat's retreats and advances (issue 35)
+        from engines.motherland.chits import generals_ready
+
+        if generals_ready(s):
+            tasks.append(Frame("generals", UnitsArgs(sorted(soviets))))
     tasks.append(Frame("combat_chits", UnitsArgs(sorted(soviets))))
     tasks.append(Frame("combat_resolve"))
     s.queue_frames(tasks, first=True)
@@ -473,6 +477,8 @@ def lose_step(s: MotherlandState, uid: str, why: str) -> None:
 def eliminate(s: MotherlandState, uid: str, why: str) -> None:
     u, c = s.u(uid), s.c(uid)
     h = u.hex
+    from engines.motherland.chits import drop_chit
+
     drop_chit(s, uid)
     u.hex = ""
     u.supply = ""

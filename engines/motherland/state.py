@@ -328,12 +328,7 @@ class MotherlandState(StepState[Position]):
         return a, d, mf
 
     def label(self, uid: str) -> str:
-        c, u = self.c(uid), self.u(uid)
-        if c.type in CORPS_TYPES and u.steps == 1:
-            return f"{uid}(KG)"
-        if c.type == "allied_army" and u.steps == 1:
-            return f"{uid}*"
-        return uid
+        return _label(uid, self.c(uid), self.u(uid))
 
     @staticmethod
     def cited(text: str) -> str:
@@ -525,9 +520,7 @@ class MotherlandState(StepState[Position]):
     def printed(self, uid: str) -> str:
         """What the counter prints: its factors, a chit army's letter until a chit is
         drawn for it (11.0)."""
-        c, u = self.c(uid), self.u(uid)
-        a, d, m = self.factors(uid)
-        return f"{a}-{d}-{m}" if c.type not in CHIT_TYPES or u.chit else f"{c.letter}-{m}"
+        return _printed(self.c(uid), self.u(uid), self.factors(uid))
 
     def counters(self, side: str | None) -> dict[str, str]:
         """What the view's pieces print, by id (nothing is hidden: 6.6), without drawing
@@ -538,9 +531,17 @@ class MotherlandState(StepState[Position]):
         if kept is not None:
             return dict(kept)
         out: dict[str, str] = {}
+        counters = self.data.counters
         for uid, u in sorted(self.pos.units.items()):
             if (u.hex or u.box) != "out":
-                out[uid] = counter_text(uid, self.label(uid), self.printed(uid))
+                # counter_text(uid, label, printed) without its word splitting: the
+                # printed factors are one word and never the id, and the label is the id
+                # (dropped) or the id marked (8.5.2: a Kampfgruppe, an allied * army)
+                # (issue 35: label(), printed() and counter_text a unit were half the cost)
+                c = counters[uid]
+                label = _label(uid, c, u)
+                printed = _printed(c, u, self.factors(uid))
+                out[uid] = printed if label == uid else f"{label} {printed}"
         for p, h in sorted(self.pos.partisans.items()):
             if h:
                 out[f"partisan:{p}"] = counter_text(f"partisan:{p}", p, "P")
@@ -548,3 +549,20 @@ class MotherlandState(StepState[Position]):
             out["stalin"] = counter_text("stalin", "Stalin", "Stalin")
         self._cache["counters"] = out
         return dict(out)
+
+
+def _label(uid: str, c: Counter, u: Unit) -> str:
+    """How a unit is named: a corps on its last step as a Kampfgruppe, an allied army on
+    its last step as its * army (8.5.2)."""
+    if c.type in CORPS_TYPES and u.steps == 1:
+        return f"{uid}(KG)"
+    if c.type == "allied_army" and u.steps == 1:
+        return f"{uid}*"
+    return uid
+
+
+def _printed(c: Counter, u: Unit, factors: tuple[int, int, int]) -> str:
+    """What a counter prints given its current factors: a chit army's letter until a
+    chit is drawn for it (11.0)."""
+    a, d, m = factors
+    return f"{a}-{d}-{m}" if c.type not in CHIT_TYPES or u.chit else f"{c.letter}-{m}"

@@ -218,3 +218,25 @@ def test_the_procedures_are_instances_of_one_class_named_as_before() -> None:
     assert [p.name for p in PROCEDURES] == list(STEPS)[-17:]
     assert (STEPS["apply_side"].rule, STEPS["apply_side"].Args) == ("8.5", ApplySideArgs)
     assert (STEPS["stacking"].rule, STEPS["stacking"].Args) == ("6.0", NoArgs)
+
+
+#: a restored retreat (8.6): listed, and its units named as a prompt names them
+_RETREAT = _SETTLE + """
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+assert s.stack[-1].step == "retreat" and s.legal_actions()
+s.counters("axis")
+print(json.dumps("engines.motherland.chits" in sys.modules))
+"""
+
+
+def test_8_6_a_retreat_listing_loads_no_chit_rules() -> None:
+    """A combat's retreats and advances read no Strength Chit (11.0) or General (16.5):
+    the chit rules load with the first combat of a chit army, or a unit eliminated."""
+    from pbem.testing import Chooser, decisions
+
+    st = ENGINE.new_state("4-uranus", ENGINE.resolve_options({}))
+    # a Combat Phase's retreat (an overrun's, in the Movement Phase, loads that phase's
+    # rules, and the supply rules read chits: 9.5)
+    at = next(s for s in decisions(st, Chooser(3), 3000) if s.stack[-1].step == "retreat"
+              and "combat" in (steps := [f.step for f in s.stack]) and "move" not in steps)
+    assert json.loads(_run(_RETREAT, json.dumps(at.snapshot()))) is False

@@ -17,7 +17,6 @@ from engines.motherland.args import (
     TakeArgs,
     UnitsArgs,
 )
-from engines.motherland.chits import apply_general, generals_options, keep_chit, on_chits
 from engines.motherland.combat import (
     apply_attack,
     apply_take,
@@ -112,12 +111,15 @@ class Generals(EndedChoice):
             len(s.pos.cups[letter]) > n for letter, n in taken.items())
 
     def options(self, s: MotherlandState, args: UnitsArgs) -> list[Action]:
+        from engines.motherland.chits import generals_options
+
         return [*generals_options(s, args), self.ended()]
 
     def apply(self, s: MotherlandState, args: UnitsArgs, action: Action,
               flow: Flow) -> list[Event]:
-        a = act(action)
-        apply_general(s, args, a)
+        from engines.motherland.chits import apply_general
+
+        apply_general(s, args, act(action))
         return []
 
 
@@ -142,6 +144,8 @@ class KeepChit(Choice["MotherlandState"]):
               flow: Flow) -> list[Event]:
         a = act(action)
         flow.end()
+        from engines.motherland.chits import keep_chit
+
         keep_chit(s, a.text("unit"), a.text("chit"), args.drawn)
         return []
 
@@ -164,6 +168,8 @@ class DrawChits(Roll["MotherlandState"]):
 
     def resolve(self, s: MotherlandState, args: DrawArgs, outcome: Outcome,
                 flow: Flow) -> list[Event]:
+        from engines.motherland.chits import on_chits
+
         on_chits(s, args, tuple(str(x) for x in outcome))
         return []
 
