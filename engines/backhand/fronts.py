@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
 from engines.backhand.position import BOXES
-from engines.backhand.supply import supply_blocked, supply_net
 from pbem.engine import Event
 
 if TYPE_CHECKING:
@@ -57,6 +56,8 @@ def marker_moves(s: BBState, front: str) -> list[str]:
     but sea.  A marker in the net (as 14.1 keeps it) has every free hex around it in the
     net too, joined through the marker: a trace from the marker tells, where the net
     would flood the whole map (issue 35); a marker out of it asks the net."""
+    from engines.backhand.supply import supply_blocked, supply_net
+
     h = s.pos.fronts[front]
     m = s.data.map
     around = [n for n in s.data.nbrs[h] if m.terrain_of(n) != "sea"]
@@ -124,6 +125,10 @@ def displace_fronts(s: BBState) -> None:
         # (cheaper after every move than the flood of the whole net)
         if traces(s, h, ok):
             continue
+        # the supply net (and its module) only for a marker that no longer traces
+        # (issue 35: 0.8 M instructions of an act placing reinforcements)
+        from engines.backhand.supply import supply_net
+
         net = supply_net(s, "soviet")
         legal = [x for x in sorted(net) if m.terrain_of(x) != "sea"]
         if not legal:

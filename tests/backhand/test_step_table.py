@@ -91,3 +91,32 @@ def test_a_command_in_the_administrative_segment_imports_no_step_of_a_player_seg
     first, then = fresh_run(_ADMIN.format(segment=SEGMENT), json.dumps(s.snapshot()))
     assert first == "reinforce 2 True True []", first
     assert "engines.backhand.steps.move" in then and "engines.backhand.movement" in then
+
+
+_ARRIVE = """
+import json, sys
+from engines.backhand import ENGINE
+
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+events = s.apply(s.decision().default)
+mods = ("engines.backhand.fronts", "engines.backhand.supply")
+print(sum(e.text.endswith(" enters at " + e.hexes[0]) for e in events if e.hexes),
+      any("Front Marker is displaced" in e.text for e in events),
+      [m in sys.modules for m in mods])
+"""
+
+
+def test_reinforcements_entering_while_the_markers_trace_load_no_supply_rules() -> None:
+    # 11.1's units put on the map ask 14.1 of both Front Markers: a marker that still
+    # traces to a source is answered by its trace, and supply's net (7.0) and its module
+    # load only for one that must be displaced (issue 35: 0.8 M instructions of an act)
+    s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    settle(s)
+    while not (s.pos.turn == 2 and s.decision().kind == "reinforce"):
+        s.apply(s.decision().default or s.legal_actions()[-1])
+        settle(s)
+    assert s.decision().default.notation() == "arrive map"
+    (line,) = fresh_run(_ARRIVE, json.dumps(s.snapshot()))
+    entered, displaced, loaded = line.split(" ", 2)
+    assert int(entered) > 0 and displaced == "False", line
+    assert loaded == "[True, False]", line
