@@ -7,23 +7,45 @@ events without drawing a board, name units without loading it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-#: "1 hexes", "against 1 assaulted hexes": an engine's count put before a plural noun
-_ONE_HEXES = r"\b1 ((?:[a-z]+ )?)hexes\b"
+
+def _word(ch: str) -> bool:
+    """Whether ``ch`` is a word character, as a regular expression's ``\\w`` reads it."""
+    return ch.isalnum() or ch == "_"
 
 
 def agree(text: str) -> str:
     """An engine's sentence with its count and noun agreeing: ``"retreat 1 hexes"`` ->
-    ``"retreat 1 hex"``.  Said on the screen only: the engine's words stay as the
-    golden games record them."""
-    # most lines name no hexes: the pattern is not even compiled for them (re compiles
-    # it when first used, and keeps it)
+    ``"retreat 1 hex"``, ``"against 1 assaulted hexes"`` -> ``"against 1 assaulted
+    hex"``.  Said on the screen only: the engine's words stay as the golden games record
+    them."""
+    # most lines name no hexes; for the rest, what ``re.sub(r"\b1 ((?:[a-z]+ )?)hexes\b",
+    # r"1 \1hex", text)`` does, found by hand: compiling that pattern was 0.45 M
+    # instructions, an eighth of a board's first click that tells a retreat (issue 35)
     if "1 " not in text or "hexes" not in text:
         return text
-    return re.sub(_ONE_HEXES, r"1 \1hex", text)
+    parts: list[str] = []
+    done = 0
+    at = text.find("1 ")
+    while at >= 0:
+        after = at + 1
+        if not (at and _word(text[at - 1])):
+            word = end = at + 2
+            while end < len(text) and "a" <= text[end] <= "z":
+                end += 1
+            # one lower-case word and a space before "hexes", or none
+            for noun in ((end + 1, word) if end > word and text[end:end + 1] == " "
+                         else (word,)):
+                tail = noun + len("hexes")
+                if text.startswith("hexes", noun) and not (tail < len(text)
+                                                          and _word(text[tail])):
+                    parts.append(text[done:noun] + "hex")
+                    done = after = tail
+                    break
+        at = text.find("1 ", after)
+    return "".join(parts) + text[done:] if parts else text
 
 
 def counted(n: int, noun: str) -> str:
@@ -79,7 +101,20 @@ def prompt_named(prompt: str, counters: Mapping[str, str], sides: Iterable[str])
 def cites(prompt: str, rule: str) -> bool:
     """Whether ``prompt`` already names ``rule`` in its own parentheses ("sets up 1/33
     (ccb area, 13.0)"): a listing that adds "(13.0)" after it says the rule twice."""
-    return bool(rule) and re.search(r"[(,] ?" + re.escape(rule) + r"[),]", prompt) is not None
+    # what ``re.search(r"[(,] ?" + re.escape(rule) + r"[),]", prompt)`` finds, by hand: that
+    # compiled a pattern for each rule a board's redraw showed first (issue 35)
+    if not rule:
+        return False
+    at = prompt.find(rule)
+    while at >= 0:
+        end = at + len(rule)
+        # "(" or "," before the rule, a space between them or none, and ")" or "," after
+        opened = prompt[at - 1:at] in ("(", ",") or \
+            (prompt[at - 1:at] == " " and prompt[at - 2:at - 1] in ("(", ","))
+        if opened and prompt[end:end + 1] in (")", ","):
+            return True
+        at = prompt.find(rule, at + 1)
+    return False
 
 
 def told(events: Iterable[Any], rolls: Iterable[Any], side: str | None,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
@@ -94,9 +93,19 @@ def board(s: BBState, side: str | None) -> BoardView:
     from engines.hexkit.board import board_view
 
     kept = _kept(s.data)
-    pieces = [kept.get((u, x.at, x.steps, x.oos), partial(_piece, s, u, x))
-              for u, x in sorted(s.pos.units.items()) if x.at not in _OFF]
+    find = kept.find
+    pieces = []
+    # each counter found kept by its key alone, its maker made only on a miss: a partial
+    # for each of the ~130 units a click was most of the view's own work (issue 35)
+    for u, x in sorted(s.pos.units.items()):
+        if x.at in _OFF:
+            continue
+        key = (u, x.at, x.steps, x.oos)
+        piece = find(key)
+        pieces.append(piece if piece is not None else kept.keep(key, _piece(s, u, x)))
     fronts = s.pos.fronts
-    pieces.extend(kept.get((f"front-{f}", fronts[f], 0, False), partial(_front, f, fronts[f]))
-                  for f in FRONTS)
+    for f in FRONTS:
+        key = (f"front-{f}", fronts[f], 0, False)
+        piece = find(key)
+        pieces.append(piece if piece is not None else kept.keep(key, _front(f, fronts[f])))
     return board_view(s.data.map, pieces, side=side, status=s.status_line(side))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 from pbem.engine import counter_text
@@ -63,12 +62,19 @@ def board(s: P48State, side: str | None) -> BoardView:
     # none, they write the status line alone (issue 35)
     from engines.hexkit.board import board_view
 
-    d, units = s.d, s.pos.units
+    d = s.d
     kept = _kept(d)
+    find = kept.find
     pieces = []
-    for u in s.on_map():
-        x = units[u]
-        pieces.append(kept.get((u, x.hex, x.losses, x.flipped, x.retreated),
-                               partial(_piece, d, u, x.hex, x.losses, x.flipped,
-                                       x.retreated)))
+    # the units in id order, as on_map gives them, read once: each counter found kept by
+    # its key alone, its maker made only on a miss (a partial for each of the 46 units,
+    # and a second look-up of each, were a third of the view: issue 35)
+    for u, x in sorted(s.pos.units.items()):
+        if x.where != "map" or not x.hex:
+            continue
+        key = (u, x.hex, x.losses, x.flipped, x.retreated)
+        piece = find(key)
+        if piece is None:
+            piece = kept.keep(key, _piece(d, *key))
+        pieces.append(piece)
     return board_view(d.map, pieces, side=side, status=status_line(s, side))

@@ -5,8 +5,15 @@ shows up as a difference."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
+import pytest
+
 from engines.backhand import ENGINE
+from engines.backhand import view as view_module
 from engines.backhand.data import FRONTS
+from engines.backhand.position import Unit
 from engines.backhand.state import BBState
 from engines.hexkit.board import board_view
 from pbem.testing import Chooser, decisions
@@ -64,3 +71,47 @@ def test_kept_view_is_the_plain_view_along_random_games() -> None:
                 == oos
     # the games reach what the key must tell apart
     assert seen_oos and seen_reduced and fronts_moved and reused
+
+
+def test_a_counter_kept_makes_no_maker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click's redraw draws the view of a position an action changed in a unit or two:
+    a counter kept is found by its key without making its maker (a partial for each of
+    High Water Mark's ~90 counters, made again every view, was a quarter of it: issue
+    35); only the counters changed since the last view are made, and the view is the
+    plain one."""
+    made: list[str] = []
+    real_piece, real_front = view_module._piece, view_module._front
+
+    def counted_piece(s: BBState, u: str, x: Unit) -> Piece:
+        made.append(u)
+        return real_piece(s, u, x)
+
+    def counted_front(f: str, at: str) -> Piece:
+        made.append(f"front-{f}")
+        return real_front(f, at)
+
+    def counted_partial(fn: Callable[..., object], *args: object) -> object:
+        # the counter: a maker made, whether called or not
+        made.append(str(args[1]) if fn is counted_piece else f"front-{args[0]}")
+        return partial(fn, *args)
+
+    monkeypatch.setattr(view_module, "_piece", counted_piece)
+    monkeypatch.setattr(view_module, "_front", counted_front)
+    # the module once made a partial of each counter (raising=False: it makes none now)
+    monkeypatch.setattr(view_module, "partial", counted_partial, raising=False)
+    s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    assert isinstance(s, BBState)
+    choose = Chooser("view-maker")
+    redrawn = 0
+    before: dict[str, tuple[str, int, bool]] = {}
+    for _ in decisions(s, choose, 200):
+        made.clear()
+        got = s.view(None)
+        assert got == _plain(s, None)
+        now = {u: (x.at, x.steps, x.oos) for u, x in s.pos.units.items()}
+        now.update((f"front-{f}", (at, 0, False)) for f, at in s.pos.fronts.items())
+        if before:  # drawn before: only the counters changed since are made
+            assert set(made) <= {u for u in now if before.get(u) != now[u]}
+            redrawn += len(got.pieces) > len(made)
+        before = now
+    assert redrawn

@@ -5,8 +5,14 @@ or retreated) shows up as a difference."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
+import pytest
+
 from engines.hexkit.board import board_view
 from engines.panzer48 import ENGINE
+from engines.panzer48 import view as view_module
 from engines.panzer48.state import P48State
 from engines.panzer48.view import status_line
 from pbem.testing import Chooser, decisions
@@ -47,3 +53,40 @@ def test_kept_view_is_the_plain_view_along_random_games() -> None:
             seen_retreated += any(x.retreated for x in on)
     # the games reach what the key must tell apart
     assert seen_loss and seen_flipped and seen_retreated and reused
+
+
+def test_a_counter_kept_makes_no_maker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click's redraw draws the view of a position an action changed in a unit or two:
+    a counter kept is found by its key without making its maker (a partial for each of
+    the 46 units, made again every view, was a fifth of it: issue 35); only the counters
+    the action changed are made, and the view is the plain one."""
+    made: list[str] = []
+    real_piece = view_module._piece
+
+    def counted_piece(d: object, u: str, *rest: object) -> Piece:
+        made.append(u)
+        return real_piece(d, u, *rest)  # type: ignore[arg-type]
+
+    def counted_partial(fn: Callable[..., object], *args: object) -> object:
+        made.append(str(args[1]))  # the unit: a maker made, whether called or not
+        return partial(fn, *args)
+
+    monkeypatch.setattr(view_module, "_piece", counted_piece)
+    # the module once made a partial of each counter (raising=False: it makes none now)
+    monkeypatch.setattr(view_module, "partial", counted_partial, raising=False)
+    s = ENGINE.new_state("chir", ENGINE.resolve_options({}))
+    assert isinstance(s, P48State)
+    choose = Chooser("view-maker")
+    redrawn = 0
+    before: dict[str, tuple[str, str, int, bool, bool]] = {}
+    for _ in decisions(s, choose, 200):
+        made.clear()
+        got = s.view(None)
+        assert got == _plain(s, None)
+        now = {u: (x.where, x.hex, x.losses, x.flipped, x.retreated)
+               for u, x in s.pos.units.items()}
+        if before:  # drawn before: only the counters changed since are made
+            assert set(made) <= {u for u in now if before.get(u) != now[u]}
+            redrawn += len(got.pieces) > len(made)
+        before = now
+    assert redrawn
