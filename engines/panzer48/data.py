@@ -164,6 +164,16 @@ class Data(Shared):
                       for mode in ("leg", "mech")}
 
     @functools.cached_property
+    def artillery(self) -> dict[str, tuple[str, ...]]:
+        """Each side's artillery-class units (7.6), in id order: the few an attack's
+        support is chosen from, found without a pass over every unit each listing."""
+        out: dict[str, list[str]] = {}
+        for u, info in self.units.items():
+            if info.fire == "art":
+                out.setdefault(info.side, []).append(u)
+        return {side: tuple(us) for side, us in out.items()}
+
+    @functools.cached_property
     def areas(self) -> dict[str, frozenset[str]]:
         """The map's areas the rules name: each side's half (9.1's arrivals), the front
         lines' hexes (9's set-up) and the south edge's exits (10), made when first asked:
