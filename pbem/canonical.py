@@ -103,11 +103,7 @@ def _key_bytes(key: object) -> bytes:
 
 def encode(value: Value) -> bytes:
     """The canonical bytes of ``value`` (sorted keys, shortest forms, bin for bytes)."""
-    normal = _normalize(value, 0)
-    packed = (_writer(normal) if _here() == _OWNER
-              else msgpack.packb(normal, use_bin_type=True))
-    assert isinstance(packed, bytes)
-    return packed
+    return pack_normal(_normalize(value, 0))
 
 
 def normalize(value: Value, depth: int = 0) -> Value:
@@ -314,8 +310,7 @@ def decode(data: bytes, *, max_size: int = MAX_SIZE) -> Value:
     try:
         value = msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True,
                                 ext_hook=_no_ext, timestamp=0)
-        if _plain(value) and (_writer(value) if _here() == _OWNER else msgpack.packb(
-                value, use_bin_type=True)) == data:
+        if _plain(value) and pack_normal(value) == data:
             return value
     except Exception:  # every refusal is named by the strict way
         pass
