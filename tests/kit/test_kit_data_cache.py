@@ -4,7 +4,6 @@ cache only costs the time to parse again."""
 from __future__ import annotations
 
 import shutil
-import tomllib
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -190,7 +189,7 @@ def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.Monkey
     def no_parse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(tomllib, "loads", no_parse)
+    monkeypatch.setattr(scenario, "_parse_toml", no_parse)
     monkeypatch.setattr(scenario, "_build_map", no_parse)
     monkeypatch.setattr(scenario, "_find_stand_ins", no_parse)
     again = load_scenario_path(TINY)
@@ -216,10 +215,10 @@ def test_a_kept_file_decodes_its_tables_when_first_asked(
     kept = again.docs[again.map_doc]
     assert "data" not in kept.__dict__ and kept.packed
     assert {n: d.top for n, d in again.docs.items()} == {n: tuple(d) for n, d in parsed.items()}
-    real_loads = tomllib.loads
-    monkeypatch.setattr(tomllib, "loads", lambda *a, **k: pytest.fail("parsed again"))
+    real_parse = scenario._parse_toml
+    monkeypatch.setattr(scenario, "_parse_toml", lambda *a, **k: pytest.fail("parsed again"))
     assert dict(kept.data) == parsed[again.map_doc]
-    monkeypatch.setattr(tomllib, "loads", real_loads)
+    monkeypatch.setattr(scenario, "_parse_toml", real_parse)
     for bad in (kept.packed[: len(kept.packed) // 2], msgpack.packb({"other": 1}), b"",
                 msgpack.packb([1, 2])):
         damaged = dataclasses.replace(kept, packed=bad)
@@ -246,7 +245,7 @@ def test_a_warm_load_reads_one_entry_for_its_files(
         return real_load(kind, key)
 
     monkeypatch.setattr(datacache, "load", counting)
-    monkeypatch.setattr(tomllib, "loads", lambda *a, **k: pytest.fail("parsed again"))
+    monkeypatch.setattr(scenario, "_parse_toml", lambda *a, **k: pytest.fail("parsed again"))
     again = load_scenario_path(copy)
     assert [k for k in loaded if k != "code"] == ["toml-set", "hexmap"]
     assert again.stand_ins == first.stand_ins
