@@ -27,7 +27,7 @@ import click  # noqa: E402
 if TYPE_CHECKING:
     from rich.console import Console
 
-from pbem import __version__  # noqa: E402
+from pbem import __version__, collector_off  # noqa: E402
 from pbem.errors import (  # noqa: E402
     DuplicateFile,
     FormatError,
@@ -679,19 +679,8 @@ def collector_paused(command: F) -> F:
 
     @functools.wraps(command)
     def paused(*args: Any, **kwargs: Any) -> Any:
-        was = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_off():
             return command(*args, **kwargs)
-        finally:
-            # everything tracked, the command's objects too, to the oldest generation in
-            # one step (freeze, then unfreeze into it): enabling the collector over them
-            # where they are would examine them all at once, and frozen they could never
-            # be collected in a process that goes on after the command
-            gc.freeze()
-            gc.unfreeze()
-            if was:
-                gc.enable()
 
     return cast(F, paused)
 
