@@ -82,11 +82,23 @@ class Numbering:
         if not m:
             raise ValueError(f"{text!r} is neither a hex number nor a range like 3201-3221")
         (c1, r1), (c2, r2) = self.parse(m.group(1)), self.parse(m.group(2))
+        # both ends were parsed from ids of the numbering's widths, so every id between
+        # them fits it: read off the digits' tables without a call an id (a map's ranges
+        # are most of its 2,660 hex ids, issue 35)
+        texts = self._texts
         if c1 == c2:
             step = 1 if r2 >= r1 else -1
+            if texts is not None:
+                col = texts[0][c1]
+                return [col + row for row in texts[1][r1:r2 + step if r2 + step >= 0
+                                                       else None:step]]
             return [self.format(c1, r) for r in range(r1, r2 + step, step)]
         if r1 == r2:
             step = 1 if c2 >= c1 else -1
+            if texts is not None:
+                row = texts[1][r1]
+                return [col + row for col in texts[0][c1:c2 + step if c2 + step >= 0
+                                                      else None:step]]
             return [self.format(c, r1) for c in range(c1, c2 + step, step)]
         raise ValueError(f"range {text!r} must keep either the column or the row fixed")
 

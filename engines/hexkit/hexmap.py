@@ -16,7 +16,7 @@ Three kinds of hexside data are kept apart because the rules treat them apart:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -145,10 +145,18 @@ class HexMap(Shared):
                 raise ValueError(f"{what}: {a} and {b} are not adjacent")
             return hexside(a, b)
 
+        def check_hexes(hexes: Collection[HexId], what: str) -> None:
+            # as a set, each hex again only to name the first bad one: a call a hex was
+            # a sixth of building White Death's map with no data cache (issue 35)
+            if not on_map >= set(hexes):
+                for h in hexes:
+                    check_hex(h, what)
+
         feats: dict[HexId, set[str]] = {}
         for name, hexes in (hex_features or {}).items():
+            hexes = tuple(hexes)
+            check_hexes(hexes, name)
             for h in hexes:
-                check_hex(h, name)
                 feats.setdefault(h, set()).add(name)
         sides: dict[Hexside, set[str]] = {}
         for name, pairs in (hexsides or {}).items():
@@ -168,14 +176,12 @@ class HexMap(Shared):
         pl: dict[str, tuple[HexId, ...]] = {}
         for name, hexes in (places or {}).items():
             hs = sorted(set(hexes))
-            for h in hs:
-                check_hex(h, f"place {name!r}")
+            check_hexes(hs, f"place {name!r}")
             pl[name] = tuple(hs)
         ar: dict[str, tuple[HexId, ...]] = {}
         for name, hexes in (areas or {}).items():
             hs = sorted(set(hexes))
-            for h in hs:
-                check_hex(h, f"area {name!r}")
+            check_hexes(hs, f"area {name!r}")
             ar[name] = tuple(hs)
         bx: dict[str, OffMapBox] = {}
         for box in boxes:

@@ -482,6 +482,21 @@ def test_map_build_names_the_first_bad_hex() -> None:
     with pytest.raises(ValueError, match="hex 0201 has terrain 'bog', which the legend"):
         HexMap.build(grid=grid, terrain={**good, "0201": "bog", "0202": "fen"},
                      legend=legend)
+    # a feature's, a place's and an area's hexes too: the first off the map, by name
+    # in order (a feature's hexes as given, a place's and an area's sorted)
+    with pytest.raises(ValueError, match=r"^town: hex 0303 is not on the map$"):
+        HexMap.build(grid=grid, terrain=good, legend=legend,
+                     hex_features={"bridge": ["0101"], "town": ["0102", "0303", "0203"]})
+    with pytest.raises(ValueError, match=r"^place 'Y': hex 0203 is not on the map$"):
+        HexMap.build(grid=grid, terrain=good, legend=legend,
+                     places={"X": ["0101"], "Y": ["0303", "0101", "0203"]})
+    with pytest.raises(ValueError, match=r"^area 'e': hex 0103 is not on the map$"):
+        HexMap.build(grid=grid, terrain=good, legend=legend,
+                     areas={"e": ["0201", "0103", "0102"]})
+    built = HexMap.build(grid=grid, terrain=good, legend=legend,
+                         hex_features={"town": iter(["0102", "0101"])},
+                         places={"X": ["0102", "0101", "0102"]})
+    assert built.features_of("0101") == {"town"} and built.place("X") == ("0101", "0102")
 
 
 def test_a_map_not_kept_hashes_no_kit_code() -> None:
