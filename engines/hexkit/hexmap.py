@@ -271,6 +271,13 @@ class HexMap(Shared):
     def has_feature(self, h: HexId, feature: str) -> bool:
         return feature in self.hex_features.get(h, _EMPTY)
 
+    def hexes_with(self, feature: str) -> list[HexId]:
+        """The hexes that have ``feature``, in the map's order (:attr:`ids`): those the
+        features name, not a call of :meth:`has_feature` a hex (a set-up's three such
+        passes over White Death's 1,720 hexes, issue 35)."""
+        marked = {h for h, names in self.hex_features.items() if feature in names}
+        return [h for h in self.ids if h in marked] if marked else []
+
     def neighbor_table(self, networks: Iterable[str] | None = None
                        ) -> Mapping[HexId, tuple[HexId, ...]]:
         """Every hex's neighbours in id order: on the map, or with ``networks`` only along

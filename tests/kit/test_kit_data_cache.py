@@ -522,3 +522,17 @@ def test_the_neighbor_table_is_the_grids_neighbors(engine_id: str) -> None:
                  for h in hexmap.ids)
     assert hexmap.adjacency == want
     assert any(len(row) < 6 for row in want) and any(len(row) == 6 for row in want)
+
+
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
+def test_hexes_with_a_feature_are_the_ones_has_feature_names(engine_id: str) -> None:
+    """HexMap.hexes_with reads the features' own table (issue 35: a set-up asked
+    has_feature of every hex, three times): the same hexes, in the map's order, for
+    every feature of every shipped map, and none for a feature no hex has."""
+    hexmap = load_scenario_path(files("scenarios") / engine_id, label=engine_id).map
+    names = sorted({f for fs in hexmap.hex_features.values() for f in fs})
+    assert names or engine_id == "mortain"  # Mortain's map marks no hex feature
+    for name in [*names, "no-such-feature"]:
+        assert hexmap.hexes_with(name) == [h for h in hexmap.ids
+                                           if hexmap.has_feature(h, name)], name
