@@ -1011,7 +1011,12 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
     Motherland!'s 12 files, every command (issue 35).  A file whose stamp changes while
     it is read, or a set not kept, is read file by file as before (and then kept)."""
     paths = [t for _, t in found if isinstance(t, Path)]
-    if datacache.directory() is None or len(paths) != len(found):
+    if datacache.directory() is None:
+        # nothing is kept: each file read as it is (its digest, when the invite's check
+        # asks it, taken of these bytes then), without the stamps and keys of a file's
+        # kept digest that nothing keeps (2 M instructions of a no-home audit, issue 35)
+        return {name: parse_doc(f"{prefix}/{name}", t.read_bytes()) for name, t in found}
+    if len(paths) != len(found):
         return {name: parse_doc(f"{prefix}/{name}", datacache.read_known(t)
                                 if isinstance(t, Path) else t.read_bytes())
                 for name, t in found}

@@ -510,6 +510,20 @@ def test_a_map_not_kept_hashes_no_kit_code() -> None:
     assert scenario._kit_code.cache_info().misses == 0
 
 
+def test_a_load_with_no_cache_keeps_no_file_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: with no cache each data file is read as it is, not stamped, keyed and
+    hashed for a digest nothing keeps; the digest the invite pins is taken of the files
+    the scenario names, when asked (pbem.engine.Engine.scenario_files)."""
+    assert datacache.directory() is None
+
+    def kept(*_: Any) -> bytes:
+        raise AssertionError("a file's digest kept with no cache")
+
+    monkeypatch.setattr(datacache, "read_known", kept)
+    sset = load_scenario_path(TINY)
+    assert sset.map is not None and sset.docs and all(d.data for d in sset.docs.values())
+
+
 @pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
                                        "48th-panzer-korps", "mortain"])
 def test_the_neighbor_table_is_the_grids_neighbors(engine_id: str) -> None:
