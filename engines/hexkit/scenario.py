@@ -879,20 +879,26 @@ def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> list[StandIn]
                 if not isinstance(reason, str) or not reason.strip():
                     raise doc.error((*where, "stand_in"), "must say why, as a non-empty string")
                 found.append(StandIn(doc.name, _fmt_key(where), reason))
-            inner = [(item[k], (*where, k)) for k in sorted(item) if _holds(item[k])]
+            inner = [(v, (*where, k)) for k in sorted(item)
+                     if type(v := item[k]) not in _LEAVES and _holds(v)]
             stack.extend(reversed(inner))
         elif kind is list or isinstance(item, list):
-            inner = [(x, (*where, i)) for i, x in enumerate(item) if _holds(x)]
+            # a map's lists of hex numbers are most of its values: a leaf is passed over
+            # by its type, without a call
+            inner = [(x, (*where, i)) for i, x in enumerate(item)
+                     if type(x) not in _LEAVES and _holds(x)]
             stack.extend(reversed(inner))
     return found
+
+
+#: the types of TOML's values that hold nothing (a date or time is asked as any other)
+_LEAVES = frozenset({str, int, bool, float})
 
 
 def _holds(value: Any) -> bool:
     """Whether ``value`` is a table or a list (what may hold a stand-in), by its type
     alone for what TOML gives (the ABC asked only of anything else)."""
     kind = type(value)
-    if kind is str or kind is int or kind is bool or kind is float:
-        return False
     return kind is dict or kind is list or isinstance(value, Mapping | list)
 
 
