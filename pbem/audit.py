@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pbem import canonical, collector_off, dice, orders
+from pbem import canonical, collector_off, dice
 from pbem.armor import read_any
 from pbem.envelope import EXCHANGED, KINDS, Envelope, open_envelope
 from pbem.errors import ChainError, PbemError, UsageError, quote
@@ -482,6 +482,10 @@ def _replay(report: AuditReport, verifier: Verifier, source: str, invite: Envelo
                       f"{len(accepted.rolls)} rolls)")
         notes = []
         if accepted.orders is not None:
+            # loaded for a file that carries orders alone (issue 35: a module an audit
+            # of a game without them loaded for nothing)
+            from pbem import orders
+
             notes.append(f"standing orders: {orders.text(accepted.orders)}")
         if accepted.message:
             notes.append(f"message: {accepted.message}")

@@ -46,3 +46,21 @@ def test_the_audit_loads_the_game_with_the_collector_off(tmp_path: Path) -> None
     files = [on for what, on in seen if what == "file"]
     assert len(files) == result.files - 1 and all(files)
     assert enabled and frozen == 0  # and on again, nothing left frozen
+
+
+def test_an_audit_of_a_game_without_standing_orders_loads_no_orders_module(
+        tmp_path: Path) -> None:
+    """pbem.orders is loaded for a file that carries standing orders alone (issue 35);
+    tests/core/test_orders.py audits one that does."""
+    selfplay("skirmish", "short", 2, tmp_path / "sp")
+    probe = ("import sys\n"
+             "from pbem.cli import main\n"
+             "try:\n"
+             "    main(sys.argv[1:], standalone_mode=False)\n"
+             "except SystemExit as exc:\n"
+             "    assert not exc.code, exc.code\n"
+             "print('pbem.audit' in sys.modules, 'pbem.orders' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", probe, "audit", "--json",
+                          str(tmp_path / "sp" / "files")],
+                         capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1].split() == ["True", "False"]
