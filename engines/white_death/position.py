@@ -10,8 +10,12 @@ fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from typing import Any
+
+from pbem import codec
+from pbem.errors import FormatError
 
 #: ticks in a movement point: the unit every movement point in the position is counted
 #: in (rules_version 0.8; 0.7 kept a Fraction). Rule 7's Terrain Effects Chart prices a
@@ -72,6 +76,43 @@ class U:
         return U(self.uid, self.loc, self.strength, self.deployed, self.spent, self.stopped,
                  self.zoc_start, self.entrained, self.via, self.garrison, self.seq,
                  self.assault, self.entry, set(self.marks))
+
+
+#: U's fields in the two orders its data comes in, each with the one type pbem.codec takes
+#: for it (``marks``, a set of str, comes as a list): a canonical map's (sorted by name: a
+#: save's bytes decoded) and the class's own (``snapshot()``, not yet encoded)
+_U_FORMS = {
+    tuple(f.name for f in order): tuple(
+        {"str": str, "int": int, "bool": bool, "set[str]": list}[str(f.type)] for f in order)
+    for order in (sorted(fields(U), key=lambda f: f.name), fields(U))}
+
+
+def units_from_data(data: Any) -> dict[str, U] | None:
+    """The units of a position's data as pbem.codec reads them, or None for anything but
+    the plain form (a map of unit maps, every field there in one of the two orders, each
+    of its exact type, ``marks`` empty or a list of str the codec reads): the codec then
+    reads them and names what is wrong.  A purkayev game's 300-odd units of 14 fields,
+    field by field through the codec, were most of restoring a position at every command
+    that loads a game (issue 35)."""
+    if type(data) is not dict:
+        return None
+    out: dict[str, U] = {}
+    forms = _U_FORMS
+    for uid, d in data.items():
+        if type(d) is not dict or tuple(map(type, d.values())) != forms.get(tuple(d)):
+            return None
+        marks = d["marks"]
+        if marks:
+            # a set's list must hold each element once, in canonical order: the codec's
+            # own check, for the few units marked
+            try:
+                kept = codec.from_data(set[str], marks)
+            except FormatError:
+                return None
+            out[uid] = U(**{**d, "marks": kept})
+        else:
+            out[uid] = U(**{**d, "marks": set()})
+    return out
 
 
 @dataclass(slots=True)

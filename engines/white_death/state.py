@@ -41,7 +41,7 @@ placement, turns), never back.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -58,7 +58,7 @@ from engines.white_death.data import (
     UnitType,
 )
 from engines.white_death.notation import parse
-from engines.white_death.position import Position, U
+from engines.white_death.position import Position, U, units_from_data
 from engines.white_death.supply import ezoc, zoc_mark
 from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
@@ -158,6 +158,19 @@ class WDState(StepState[Position]):
         self._static: dict[Any, Any] = cat.static
         #: the catalog's map and charts (shared by every clone: it holds no position)
         self.ter = Terrain.of(cat)
+
+    def restore_body(self, body: Mapping[str, Any]) -> None:
+        # the units read at once where their data is in the plain form
+        # (position.units_from_data), the rest of the position as the runtime reads it;
+        # anything else goes the runtime's way whole, which names the fault
+        given = body.get("position") if isinstance(body, Mapping) else None
+        pos: dict[str, Any] | None = given if type(given) is dict else None
+        units = units_from_data(pos.get("units")) if pos is not None else None
+        if pos is None or units is None:
+            super().restore_body(body)
+            return
+        super().restore_body({**body, "position": {**pos, "units": {}}})
+        self.pos.units = units
 
     # ------------------------------------------------------------------ copying
 
