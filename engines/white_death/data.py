@@ -9,9 +9,9 @@ files (``stand_in = "..."``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet
@@ -304,6 +304,21 @@ def _group(doc: Doc, path: tuple[Any, ...], spec: Mapping[str, Any]) -> Group:
                  str(spec.get("garrison", "")))
 
 
+_T = TypeVar("_T")
+
+
+def _made(cls: type[_T], /, **fields: Any) -> _T:
+    """``cls(**fields)`` for a frozen dataclass of this module given every field: the
+    frozen class's ``__init__`` sets each field through ``object.__setattr__`` (about
+    13 k instructions for a unit's seven), and every command that loads the catalog made
+    all 108 units, then made the battalions' companies again (``replace``) to count
+    them (issue 35); this sets them at once.  tests/white_death/test_catalog_records.py
+    holds the records made so equal to the class's own."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
+
+
 def load_catalog(data: ScenarioSet) -> Catalog:
     tdoc = _find(data, "conventional_crt")
     tables = _tables(tdoc)
@@ -313,14 +328,16 @@ def load_catalog(data: ScenarioSet) -> Catalog:
         if key == "stand_in":
             continue
         cf_text = str(spec["cf"])
-        types[key] = UnitType(
-            key, spec["cls"], frac(cf_text.lstrip("*")), cf_text.startswith("*"),
-            frac(str(spec["atf"])), int(spec["morale"]), spec["mob"], spec["size"],
-            int(spec.get("def", 0)), int(spec.get("range", 0)), int(spec.get("barrage", 0)),
-            int(spec.get("support", 0)), frozenset(spec.get("flags", [])))
+        types[key] = _made(
+            UnitType, key=key, cls=spec["cls"], cf=frac(cf_text.lstrip("*")),
+            cf_defensive_only=cf_text.startswith("*"), atf=frac(str(spec["atf"])),
+            morale=int(spec["morale"]), mob=spec["mob"], size=spec["size"],
+            defense=int(spec.get("def", 0)), range=int(spec.get("range", 0)),
+            barrage=int(spec.get("barrage", 0)), support=int(spec.get("support", 0)),
+            flags=frozenset(spec.get("flags", [])))
         if types[key].cls not in ("P", "L", "H", "A") or types[key].mob not in MOBILITIES:
             raise udoc.error(("types", key), "bad cls or mob")
-    units: dict[str, UnitDef] = {}
+    rows: dict[str, tuple[str, UnitType, str, int, str]] = {}
     for side in SIDES:
         for uid, spec in udoc.get_table(side).items():
             if uid == "stand_in":
@@ -332,18 +349,19 @@ def load_catalog(data: ScenarioSet) -> Catalog:
             battalion = str(spec[3]) if len(spec) == 4 else ""
             if tkey not in types:
                 raise udoc.error((side, uid), f"unknown unit type {tkey!r}")
-            if " " in uid or uid in units:
+            if " " in uid or uid in rows:
                 raise udoc.error((side, uid), "unit ids are unique and have no spaces")
             if battalion and types[tkey].size != "I":
                 raise udoc.error((side, uid), "only a company (size I) names its battalion "
                                               "(Rule 4.A)")
-            units[uid] = UnitDef(uid, side, types[tkey], str(div), int(strength), battalion)
+            rows[uid] = (side, types[tkey], str(div), int(strength), battalion)
     sizes: dict[str, int] = {}
-    for d in units.values():
-        if d.battalion:
-            sizes[d.battalion] = sizes.get(d.battalion, 0) + 1
-    units = {uid: replace(d, companies=sizes[d.battalion]) if d.battalion else d
-             for uid, d in units.items()}
+    for *_, battalion in rows.values():
+        if battalion:
+            sizes[battalion] = sizes.get(battalion, 0) + 1
+    units = {uid: _made(UnitDef, uid=uid, side=side, type=t, div=div, strength=strength,
+                        battalion=battalion, companies=sizes[battalion] if battalion else 0)
+             for uid, (side, t, div, strength, battalion) in rows.items()}
     sdoc = _find(data, "common")
     common = sdoc.get_table("common")
     names = {k: tuple(v) for k, v in sdoc.get_table("names").items()}
