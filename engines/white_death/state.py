@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules, sequence, view
-from engines.white_death.base import BOXES, Listed, other, phase_of
+from engines.white_death.base import BOXES, other, phase_of
 from engines.white_death.data import (
     GARRISON_TYPE,
     SIDES,
@@ -68,6 +68,7 @@ from pbem.grammar import Act
 from pbem.steps import Frame, Misfit, Step, StepState
 
 if TYPE_CHECKING:
+    from engines.white_death.listing import Listed
     from pbem.view import BoardView
 
 # the names other modules and the tests import from here
