@@ -401,6 +401,14 @@ class Fire(WDChoice):
     def candidates(self, s: WDState, args: Any) -> list[Act]:
         return assault._combat_candidates(s)
 
+    def options(self, s: WDState, args: Any) -> list[Action]:
+        # Rule 9.C.3's pools worked out once for the listing (assault.pools_kept)
+        assault.pools_kept(s)
+        try:
+            return super().options(s, args)
+        finally:
+            s._cache.pop(assault.POOLS, None)
+
 
 
 class DefensiveFire(Fire):
