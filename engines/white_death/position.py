@@ -318,3 +318,71 @@ class Position:
             {k: list(v) for k, v in self.advance.items()}, dict(self.counts),
             dict(self.losses), self.setup_side, list(self.setup_raster), self.flieger,
             self.passing, self.seq, None if self.final is None else self.final.copy())
+
+
+# How each field of a position's data is read by :func:`position_from_data`: a scalar of
+# exactly its type, a map of str to ints or bools, a list or a set of str, a map of str to
+# lists of str; the records inside (bunkers, arrivals, combats, the barrage, the phase's
+# losses, the final score) by the codec, field by field, as their own types
+_MAP_INT, _MAP_BOOL, _LIST_STR, _SET_STR, _MAP_LISTS = (
+    "map-int", "map-bool", "list-str", "set-str", "map-lists")
+_READ: dict[str, Any] = {
+    "turn": int, "phasing": str, "mps": _MAP_INT, "impulse_mp": int,
+    "impulse_left_before": int, "impulses": _MAP_INT, "weather": str, "supply": _MAP_INT,
+    "repl": _MAP_INT, "rail_used": _MAP_INT, "repaired": _MAP_BOOL, "vl_released": bool,
+    "vl_avoid": bool, "bunkers": list[Bunker], "bridges": _SET_STR, "builders": _SET_STR,
+    "garrisons": _SET_STR, "schedule": list[Arrival], "assaults": _MAP_LISTS,
+    "combat": Combat | None, "combat_hexes": _LIST_STR, "plans": list[Combat],
+    "paid": _SET_STR, "bar": Barrage | None, "barrage_phase": dict[str, PhaseLoss],
+    "advance": _MAP_LISTS, "counts": _MAP_INT, "losses": _MAP_INT, "setup_side": str,
+    "setup_raster": _LIST_STR, "flieger": str, "passing": str, "seq": int,
+    "final": Final | None}
+_FIELDS = frozenset((*_READ, "units"))
+_STR = frozenset({str})
+
+
+def _strs(values: Any) -> bool:
+    return set(map(type, values)) <= _STR
+
+
+def position_from_data(data: Any) -> Position | None:
+    """A position's data as pbem.codec reads it (``codec.from_data(Position, data)``), or
+    None for anything but the plain form: every field there, each of exactly its type,
+    the records inside as the codec reads them.  The codec then reads the whole and names
+    what is wrong.  Reading the position through the codec began by resolving its 36
+    fields' type hints, about 3 M instructions of every command that loads a game
+    (issue 35)."""
+    if type(data) is not dict or data.keys() != _FIELDS:
+        return None
+    out: dict[str, Any] = {}
+    for name, how in _READ.items():
+        v = data[name]
+        if how is int or how is str or how is bool:
+            if type(v) is not how:
+                return None
+        elif how in (_MAP_INT, _MAP_BOOL):
+            want = int if how == _MAP_INT else bool
+            if type(v) is not dict or not _strs(v) or \
+                    not set(map(type, v.values())) <= {want}:
+                return None
+            v = dict(v)
+        elif how == _LIST_STR:
+            if type(v) is not list or not _strs(v):
+                return None
+            v = list(v)
+        elif how == _MAP_LISTS:
+            if type(v) is not dict or not _strs(v) or any(
+                    type(x) is not list or not _strs(x) for x in v.values()):
+                return None
+            v = {k: list(x) for k, x in v.items()}
+        else:  # a set's canonical order and the records: the codec's own reading
+            try:
+                v = codec.from_data(set[str] if how == _SET_STR else how, v,
+                                    f"position.{name}")
+            except FormatError:
+                return None
+        out[name] = v
+    units = units_from_data(data["units"])
+    if units is None:
+        return None
+    return Position(units=units, **out)

@@ -58,7 +58,7 @@ from engines.white_death.data import (
     UnitType,
 )
 from engines.white_death.notation import parse
-from engines.white_death.position import Position, U, units_from_data
+from engines.white_death.position import Position, U, position_from_data
 from engines.white_death.supply import ezoc, zoc_mark
 from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
@@ -161,17 +161,16 @@ class WDState(StepState[Position]):
         self.ter = Terrain.of(cat)
 
     def restore_body(self, body: Mapping[str, Any]) -> None:
-        # the units read at once where their data is in the plain form
-        # (position.units_from_data), the rest of the position as the runtime reads it;
+        # the position read at once where its data is in the plain form
+        # (position.position_from_data), then the frames as the runtime reads them;
         # anything else goes the runtime's way whole, which names the fault
-        given = body.get("position") if isinstance(body, Mapping) else None
-        pos: dict[str, Any] | None = given if type(given) is dict else None
-        units = units_from_data(pos.get("units")) if pos is not None else None
-        if pos is None or units is None:
+        pos = position_from_data(body["position"]) if (
+            isinstance(body, Mapping) and "position" in body and "stack" in body) else None
+        if pos is None:
             super().restore_body(body)
             return
-        super().restore_body({**body, "position": {**pos, "units": {}}})
-        self.pos.units = units
+        self.pos = pos
+        self.restore_stack(body["stack"])
 
     # ------------------------------------------------------------------ copying
 

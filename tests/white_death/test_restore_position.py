@@ -1,8 +1,9 @@
-"""A position's units read at once (``position.units_from_data``) are the units pbem.codec
-reads, and data the codec refuses is refused with its very words: the quick reading takes
-the plain form only and hands anything else to the codec (issue 35: the units, field by
-field through the codec, were most of restoring a White Death position at every command
-that loads a game)."""
+"""A position read at once (``position.position_from_data``, its units by
+``units_from_data``) is the position pbem.codec reads, and data the codec refuses is
+refused with its very words: the quick reading takes the plain form only and hands
+anything else to the codec (issue 35: the units field by field, and the position's type
+hints resolved, were most of restoring a White Death position at every command that
+loads a game)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from engines.white_death import WhiteDeath
-from engines.white_death.position import U, units_from_data
+from engines.white_death.position import Position, U, position_from_data, units_from_data
 from engines.white_death.state import WDState
 from pbem import canonical, codec
 from pbem.errors import FormatError
@@ -25,7 +26,7 @@ def test_the_units_read_at_once_are_the_codecs_along_a_seeded_game(
         engine: WhiteDeath, scenario: str) -> None:
     s = engine.new_state(scenario)
     assert isinstance(s, WDState)
-    seen = marked = 0
+    seen = marked = combats = 0
     for n, at in enumerate(decisions(s, Chooser(f"restore/{scenario}/1"), 600)):
         if n % 7:
             continue
@@ -39,12 +40,17 @@ def test_the_units_read_at_once_are_the_codecs_along_a_seeded_game(
         assert quick == codec.from_data(dict[str, U], data)
         assert list(quick) == list(data)
         marked += any(u.marks for u in quick.values())
+        whole = position_from_data(snap["body"]["position"])
+        assert whole is not None
+        assert whole == codec.from_data(Position, snap["body"]["position"])
+        combats += whole.combat is not None or bool(whole.plans)
         back = engine.restore(snap)
         assert isinstance(back, WDState)
         assert back.pos == at.pos and back.digest() == at.digest()
         seen += 1
     assert seen >= 10
     assert marked >= 1  # the codec's own reading of a unit's marks was taken too
+    assert combats >= 1  # and of the records inside
 
 
 def _changed(unit: dict[str, Any], how: str) -> dict[str, Any]:
@@ -115,3 +121,70 @@ def test_marks_in_canonical_order_are_read_by_the_codec(engine: WhiteDeath) -> N
     quick = units_from_data(units)
     assert quick is not None and quick[uid].marks == marks
     assert quick == codec.from_data(dict[str, U], units)
+
+
+def test_a_restored_position_shares_nothing_with_its_data(engine: WhiteDeath) -> None:
+    s = engine.new_state("woehler")
+    snap = s.snapshot()
+    a, b = engine.restore(snap), engine.restore(snap)
+    assert isinstance(a, WDState) and isinstance(b, WDState)
+    a.pos.mps["soviet"] = 0
+    a.pos.combat_hexes.append("0101")
+    a.pos.bridges.add("0101")
+    assert b.pos == s.pos and b.digest() == s.digest()
+
+
+def _damaged(pos: dict[str, Any], how: str) -> None:
+    if how == "missing":
+        del pos["weather"]
+    elif how == "extra":
+        pos["zz"] = 0
+    elif how == "bool for int":
+        pos["turn"] = True
+    elif how == "int for str":
+        pos["weather"] = 3
+    elif how == "int for bool":
+        pos["vl_avoid"] = 0
+    elif how == "map value":
+        pos["mps"] = {"soviet": "10", "german": 10}
+    elif how == "map key":  # the codec reads a map's keys as they come: the same map
+        pos["counts"] = {1: 2}
+    elif how == "set out of order":
+        pos["paid"] = ["assault:soviet", "rocket:soviet"]  # canonical: shorter first
+    elif how == "set twice":
+        pos["bridges"] = ["0101", "0101"]
+    elif how == "list item":
+        pos["combat_hexes"] = ["0101", 2]
+    elif how == "lists map":
+        pos["assaults"] = {"0101": "I/2"}
+    elif how == "record":
+        pos["bunkers"] = [{"hex": "0101"}]
+    elif how == "combat":
+        pos["combat"] = {"hex": "0101"}
+    elif how == "none for map":
+        pos["losses"] = None
+    elif how == "position not a map":
+        pos.clear()
+
+
+@pytest.mark.parametrize("how", ["missing", "extra", "bool for int", "int for str",
+                                 "int for bool", "map value", "map key", "set out of order",
+                                 "set twice", "list item", "lists map", "record", "combat",
+                                 "none for map", "position not a map"])
+def test_positions_the_codec_refuses_are_refused_in_its_words(
+        engine: WhiteDeath, how: str) -> None:
+    s = engine.new_state("woehler")
+    snap = copy.deepcopy(s.snapshot())
+    pos = snap["body"]["position"]
+    _damaged(pos, how)
+    assert position_from_data(pos) is None
+    if how == "map key":
+        assert engine.restore(snap).pos.counts == {1: 2}  # type: ignore[attr-defined]
+        return
+    with pytest.raises(FormatError) as runtime:
+        plain = WDState(engine, "woehler", dict(snap["options"]))
+        StepState.restore_body(plain, snap["body"])
+    with pytest.raises(FormatError) as ours:
+        engine.restore(snap)
+    assert str(ours.value) == str(runtime.value)
+    assert "position" in str(ours.value)
