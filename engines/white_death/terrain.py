@@ -125,8 +125,10 @@ class Terrain:
         #: a road costs 1/2 or 1/3 of an MP), so that MPs spent and searches over many
         #: moves add and compare ints, exactly, instead of Fractions
         self.ticks = MP_TICKS
+        # an int's or a Fraction's denominator as it is: making a Fraction of each of the
+        # charts' 80-odd costs (an ABC check each) was 1 M instructions of every command
         finer = sorted({Fraction(v) for v in values
-                        if v is not None and MP_TICKS % Fraction(v).denominator})
+                        if v is not None and MP_TICKS % v.denominator})
         if finer:
             raise ScenarioError(f"a movement cost of {finer[0]} MP on the charts: the "
                                 f"position counts movement points in 1/{MP_TICKS} MPs "
