@@ -57,6 +57,10 @@ class Cost:
     leave: Fraction = Fraction(0)
 
 
+#: a cost's leaving part when the chart gives none (``Cost.leave``'s default)
+_NO_LEAVE = Cost.__dataclass_fields__["leave"].default
+
+
 @dataclass(frozen=True)
 class UnitType:
     """A unit type as its counter and the Unit Identification Chart give it (Rule 2):
@@ -247,12 +251,12 @@ def _cost(doc: Doc, path: tuple[str, ...], text: Any) -> Cost:
         raise doc.error(path, f"expected a cost string like \"1\", \"1/2\", \"1-2\" or \"P\", "
                               f"got {text!r}")
     if text == "P":
-        return Cost(None)
+        return _made(Cost, enter=None, leave=_NO_LEAVE)
     try:
         if "-" in text:
             a, b = text.split("-", 1)
-            return Cost(frac(a), frac(b))
-        return Cost(frac(text))
+            return _made(Cost, enter=frac(a), leave=frac(b))
+        return _made(Cost, enter=frac(text), leave=_NO_LEAVE)
     except (ValueError, ZeroDivisionError):
         raise doc.error(path, f"bad cost {text!r}") from None
 
@@ -300,8 +304,8 @@ def _group(doc: Doc, path: tuple[Any, ...], spec: Mapping[str, Any]) -> Group:
     side = spec.get("side")
     if side not in SIDES:
         raise doc.error((*path, "side"), f"side must be soviet or german, not {side!r}")
-    return Group(side, tuple(spec["units"]), str(spec["near"]), int(spec.get("within", 0)),
-                 str(spec.get("garrison", "")))
+    return _made(Group, side=side, units=tuple(spec["units"]), near=str(spec["near"]),
+                 within=int(spec.get("within", 0)), garrison=str(spec.get("garrison", "")))
 
 
 _T = TypeVar("_T")
@@ -366,7 +370,8 @@ def load_catalog(data: ScenarioSet) -> Catalog:
     common = sdoc.get_table("common")
     names = {k: tuple(v) for k, v in sdoc.get_table("names").items()}
     reinf = tuple(
-        Reinforcement(int(r["turn"]), units[r["units"][0]].side, tuple(r["units"]), r["area"])
+        _made(Reinforcement, turn=int(r["turn"]), side=units[r["units"][0]].side,
+              units=tuple(r["units"]), area=r["area"])
         for r in sdoc.get_list("reinforcement"))
     opening = tuple(_group(sdoc, ("opening", i), g)
                     for i, g in enumerate(sdoc.get_list("opening")))
@@ -376,14 +381,16 @@ def load_catalog(data: ScenarioSet) -> Catalog:
         sc = doc.get_table("scenario")
         groups = tuple(_group(doc, ("setup", i), g)
                        for i, g in enumerate(doc.get_list("setup", default=[])))
-        objectives = tuple(Objective(o["place"], {s: int(o.get(s, 0)) for s in SIDES})
+        objectives = tuple(_made(Objective, place=o["place"],
+                                 points={s: int(o.get(s, 0)) for s in SIDES})
                            for o in sc.get("objectives", []))
         t = sc["turns"]
-        scenarios[sid] = ScenarioDef(
-            sid, sc["title"], (int(t[0]), int(t[1])), groups,
-            {k: int(v) for k, v in doc.get_table("reduced", default={}).items()},
-            objectives, bool(sc.get("opening", False)), bool(sc.get("player_setup", False)),
-            fname)
+        scenarios[sid] = _made(
+            ScenarioDef, id=sid, title=sc["title"], turns=(int(t[0]), int(t[1])),
+            groups=groups,
+            reduced={k: int(v) for k, v in doc.get_table("reduced", default={}).items()},
+            objectives=objectives, opening=bool(sc.get("opening", False)),
+            player_setup=bool(sc.get("player_setup", False)), file=fname)
     answer = tuple((tuple(a["units"]), str(a["area"]), int(a["roll"]))
                    for a in common["soviet_answer"])
     cat = Catalog(
