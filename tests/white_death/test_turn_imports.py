@@ -14,7 +14,7 @@ from pbem.testing import fresh_run
 
 #: the modules a decision that moves nothing has no use for
 LAZY = ("engines.hexkit.graph", "engines.hexkit.los", "engines.hexkit.movement",
-        "engines.hexkit.overlay", "engines.white_death.artillery",
+        "engines.hexkit.odds", "engines.hexkit.overlay", "engines.white_death.artillery",
         "engines.white_death.listing", "engines.white_death.movement",
         "engines.white_death.reinforcements")
 
