@@ -68,3 +68,41 @@ def test_a_decision_that_moves_nothing_loads_no_movement_module() -> None:
     assert any(m.startswith("move ") for m in moves)
     assert loaded == [m for m in LAZY if m not in ("engines.hexkit.los",
                                                    "engines.white_death.artillery")]
+
+
+#: what a fire decision has no use for: LAZY, and the turn's start and end
+FIRE_LAZY = (*LAZY, "engines.white_death.turns")
+
+_FIRE_NEW = """
+import json
+from engines.white_death import ENGINE
+from engines.white_death.decisions import Fire
+from pbem.testing import Chooser, decisions
+state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+for at in decisions(state, Chooser("imports/fire"), 3000):
+    if isinstance(at.step(), Fire) and any(
+            a.notation().startswith("fire ") for a in at.legal_actions()):
+        break
+print(json.dumps(state.snapshot()))
+"""
+
+_FIRE = """
+import json, sys
+from engines.white_death import ENGINE
+state = ENGINE.restore(json.loads(sys.stdin.read()))
+side = state.current_player()
+legal = [a.notation() for a in state.legal_actions()]
+state.status_line(side)
+state.counters(side)
+print(json.dumps([state.phase, legal, sorted(m for m in {lazy!r} if m in sys.modules)]))
+"""
+
+
+def test_a_fire_decision_loads_no_movement_module_nor_the_turns_rules() -> None:
+    # the purkayev fire decision of issue 35's measured turn commands: Rules 9-11.A's
+    # fire reads neither the movement costs, the odds labels nor the turn's start and end
+    snapshot = _run(_FIRE_NEW)[-1]
+    phase, legal, loaded = json.loads(_run(_FIRE.format(lazy=FIRE_LAZY), snapshot)[-1])
+    assert phase in ("defense", "assault")
+    assert any(a.startswith("fire ") for a in legal)
+    assert loaded == []
