@@ -240,8 +240,11 @@ class Catalog(Shared):
 
 
 def _find(data: ScenarioSet, key: str) -> Doc:
+    # by the file's top-level keys (Doc.top, the keys of its tables), not its tables: a
+    # file's tables are decoded when first read, and asking each file in turn decoded the
+    # map file's and every scenario's before the one that has the key (issue 35)
     for doc in data.docs.values():
-        if key in doc.data:
+        if key in doc.top:
             return doc
     raise ScenarioError(f"no data file has [{key}]", path=data.source)
 

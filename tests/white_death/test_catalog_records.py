@@ -65,3 +65,23 @@ def test_the_types_and_units_are_made_without_their_classes_init(
         assert d.companies == sum(1 for c in companies if c.battalion == d.battalion) \
             if d.battalion else d.companies == 0
         assert d.type is cat.types[d.type.key]
+
+
+def test_the_catalog_finds_its_files_by_their_top_level_keys(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The charts, the order of battle and the common schedule are found by each file's
+    top-level keys, without decoding the tables of the files before them (the map's and
+    the scenarios', issue 35): the same file as asking each one's tables."""
+    from engines.hexkit.scenario import Doc
+    from engines.white_death.data import _find
+
+    data = WhiteDeath()._data()
+    keys = ("conventional_crt", "types", "common", "map", "scenario")
+    want = {k: next(d for d in data.docs.values() if k in d.data) for k in keys}
+
+    def unread(self: Doc) -> object:
+        raise AssertionError(f"{self.name}'s tables were decoded")
+
+    monkeypatch.setattr(Doc, "data", property(unread))
+    for k in keys:
+        assert _find(data, k) is want[k]
