@@ -159,6 +159,8 @@ def _damaged(pos: dict[str, Any], how: str) -> None:
         pos["assaults"] = {"0101": "I/2"}
     elif how == "record":
         pos["bunkers"] = [{"hex": "0101"}]
+    elif how == "arrival":
+        pos["schedule"] = [{"turn": "3", "uid": "I/2", "area": "german-west"}]
     elif how == "combat":
         pos["combat"] = {"hex": "0101"}
     elif how == "none for map":
@@ -169,8 +171,8 @@ def _damaged(pos: dict[str, Any], how: str) -> None:
 
 @pytest.mark.parametrize("how", ["missing", "extra", "bool for int", "int for str",
                                  "int for bool", "map value", "map key", "set out of order",
-                                 "set twice", "list item", "lists map", "record", "combat",
-                                 "none for map", "position not a map"])
+                                 "set twice", "list item", "lists map", "record", "arrival",
+                                 "combat", "none for map", "position not a map"])
 def test_positions_the_codec_refuses_are_refused_in_its_words(
         engine: WhiteDeath, how: str) -> None:
     s = engine.new_state("woehler")
