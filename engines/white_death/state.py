@@ -41,14 +41,14 @@ placement, turns), never back.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules, sequence, view
-from engines.white_death.base import BOXES, Listed, other, phase_of
+from engines.white_death.base import BOXES, other, phase_of
 from engines.white_death.data import (
     GARRISON_TYPE,
     SIDES,
@@ -58,7 +58,7 @@ from engines.white_death.data import (
     UnitType,
 )
 from engines.white_death.notation import parse
-from engines.white_death.position import Position, U
+from engines.white_death.position import Position, U, position_from_data
 from engines.white_death.supply import ezoc, zoc_mark
 from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
@@ -68,6 +68,7 @@ from pbem.grammar import Act
 from pbem.steps import Frame, Misfit, Step, StepState
 
 if TYPE_CHECKING:
+    from engines.white_death.listing import Listed
     from pbem.view import BoardView
 
 # the names other modules and the tests import from here
@@ -158,6 +159,18 @@ class WDState(StepState[Position]):
         self._static: dict[Any, Any] = cat.static
         #: the catalog's map and charts (shared by every clone: it holds no position)
         self.ter = Terrain.of(cat)
+
+    def restore_body(self, body: Mapping[str, Any]) -> None:
+        # the position read at once where its data is in the plain form
+        # (position.position_from_data), then the frames as the runtime reads them;
+        # anything else goes the runtime's way whole, which names the fault
+        pos = position_from_data(body["position"]) if (
+            isinstance(body, Mapping) and "position" in body and "stack" in body) else None
+        if pos is None:
+            super().restore_body(body)
+            return
+        self.pos = pos
+        self.restore_stack(body["stack"])
 
     # ------------------------------------------------------------------ copying
 
