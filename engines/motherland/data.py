@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.facts import ZocRule
+from engines.hexkit.geometry import DIRECTIONS, Cube, cube_to_offset, offset_to_cube
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet, load_scenario_path, parse_doc, parse_map
 from engines.hexkit.shared import Shared
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
 
 ENGINE_ID = "for-the-motherland"
 _NONE: frozenset[str] = frozenset()
+#: the six steps of hexkit.geometry.DIRECTIONS (N, NE, SE, S, SW, NW) as (q, r)
+_STEPS = tuple((d.q, d.r) for d in DIRECTIONS)
 
 #: unit types that are Mechanized for movement (5.1.2)
 MECH_TYPES = frozenset({"panzer", "ss_panzer", "tank", "mech_group", "supply_base"})
@@ -220,11 +223,45 @@ class GameData(Shared):
         hit = self._land_of.get(h)
         if hit is None:
             # as all_neighbors and neighbors make each entry, in the same order
-            hm = self.hexmap
-            ids, wet = hm.ids, self.water
-            ns = tuple([ids[j] for j in hm.adjacency[hm.index[h]]])
+            ns, wet = self.map_neighbors(h), self.water
             hit = self._land_of[h] = (
                 ns if wet.isdisjoint(ns) else tuple([n for n in ns if n not in wet]))
+        return hit
+
+    @cached_property
+    def _map_near(self) -> dict[str, tuple[str, ...]]:
+        return {}
+
+    def map_neighbors(self, h: str) -> tuple[str, ...]:
+        """``hexmap.neighbors(h)``: the hexes of the map next to ``h``, water too, in the
+        map's order (N, NE, SE, S, SW, NW).  Worked out from that hex's coordinates until
+        the map's neighbour table is made: a retreat (8.6) and its ZOC (4.1) read a few
+        hexes', and the map's table (decoding it and indexing 951 hexes) was 2.5 M
+        instructions of every legal and act that lists a retreat (issue 35).  KeyError
+        for a hex not on the map, as the map's."""
+        hm = self.hexmap
+        if "adjacency" in hm.__dict__:
+            ids = hm.ids
+            return tuple([ids[j] for j in hm.adjacency[hm.index[hm.require(h)]]])
+        hit = self._map_near.get(h)
+        if hit is None:
+            hm.require(h)
+            # the cube the map's table makes for a hex (HexGrid.to_cube: the same
+            # conversion), a step each way, and each step's id where the grid has one:
+            # a neighbour is on the map when its id is (the map's hexes are its cells)
+            grid = hm.grid
+            numbering, parity = grid.numbering, grid.parity
+            (c0, c1), (r0, r1) = grid.cols, grid.rows
+            q, r, _ = offset_to_cube(parity, *numbering.parse(h))
+            terrain = hm.terrain
+            out = []
+            for dq, dr in _STEPS:
+                col, row = cube_to_offset(parity, Cube(q + dq, r + dr, -q - dq - r - dr))
+                if c0 <= col <= c1 and r0 <= row <= r1:
+                    n = numbering.format(col, row)
+                    if n in terrain:
+                        out.append(n)
+            hit = self._map_near[h] = tuple(out)
         return hit
 
     @cached_property
@@ -299,6 +336,10 @@ class GameData(Shared):
         return {h: tuple(sorted(v)) for h, v in sorted(out.items())}
 
     @cached_property
+    def _one_way(self) -> Mapping[tuple[str, str], frozenset[str]]:
+        return self.hexmap.hexsides
+
+    @cached_property
     def _sides(self) -> dict[tuple[str, str], frozenset[str]]:
         # each hexside as the map keeps it, then turned round, both in C (a retreat's
         # first hexside asks it: issue 35); a look-up table, never iterated in order
@@ -309,7 +350,10 @@ class GameData(Shared):
         return out
 
     def side_features(self, a: str, b: str) -> frozenset[str]:
-        return self._sides.get((a, b), _NONE)
+        # the map keeps a hexside once, lower hex first (hexkit.geometry.hexside): asked
+        # so, not of a table both ways round, which a retreat's few hexsides (8.6.4) made
+        # whole: 1.3 M instructions of every legal and act that lists one (issue 35)
+        return self._one_way.get((a, b) if a < b else (b, a), _NONE)
 
     def hexsides_both_ways(self) -> Mapping[tuple[str, str], frozenset[str]]:
         """Every hexside with features, as ``(a, b)`` and ``(b, a)``: what

@@ -65,7 +65,7 @@ def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str
         return not gun or y in s.data.rail.get(x, ())  # 8.6.4 Railroad Gun
 
     found = kit_retreat_options(s.data.hexmap, a, 1, rank, away_from=center,
-                                may_cross=may_cross)
+                                may_cross=may_cross, neighbors=s.data.map_neighbors)
     return list(found.hexes) if found.complete else []
 
 

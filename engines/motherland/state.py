@@ -290,10 +290,8 @@ class MotherlandState(StepState[Position]):
         data = self.data
         if h in data.water:
             return False  # a ZOC covers land only (GameData.zoc_rule)
-        stacks, counters, hm = self.stacks(side), data.counters, data.hexmap
-        ids = hm.ids
-        for j in hm.adjacency[hm.index[h]]:
-            n = ids[j]
+        stacks, counters = self.stacks(side), data.counters
+        for n in data.map_neighbors(h):
             here = stacks.get(n)
             if (here and any(counters[u].exerts_zoc for u in here)
                     and not data.side_features(n, h) & BLOCKING_SIDES):

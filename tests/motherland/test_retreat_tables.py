@@ -1,0 +1,77 @@
+"""A retreat's few hexes asked one at a time: their neighbours worked out from their
+coordinates (``GameData.map_neighbors``) and a hexside's features looked up as the map
+keeps it (``GameData.side_features``), not through the map's whole neighbour table or a
+table of every hexside both ways round (issue 35: 3.9 M instructions of every legal and
+act that lists a retreat, 8.6).  Each answers as the whole table does, for every hex."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engines.motherland import MotherlandEngine
+from engines.motherland.state import MotherlandState
+from pbem.testing import Chooser, decisions, fresh_run
+
+
+def _each_engine(engine: MotherlandEngine, rules_engine: MotherlandEngine
+                 ) -> list[MotherlandEngine]:
+    """A fresh engine on each map, the shipped one and the rules tests' (its edges
+    elsewhere): nothing of its map made yet."""
+    return [MotherlandEngine(engine._root, engine._map_file),
+            MotherlandEngine(rules_engine._root, rules_engine._map_file)]
+
+
+def test_a_hexs_neighbours_alone_are_the_maps(engine: MotherlandEngine,
+                                              rules_engine: MotherlandEngine) -> None:
+    for fresh in _each_engine(engine, rules_engine):
+        data = fresh.data
+        hm = data.hexmap
+        alone = {h: data.map_neighbors(h) for h in hm.ids}
+        assert "adjacency" not in hm.__dict__  # worked out hex by hex
+        for h in hm.ids:
+            assert list(alone[h]) == hm.neighbors(h), h
+            # once the table is made, read from it
+            assert data.map_neighbors(h) == alone[h]
+            assert data.neighbors_of(h) == data.neighbors[h]
+        with pytest.raises(KeyError):
+            data.map_neighbors("9999")
+
+
+def test_a_hexsides_features_asked_either_way_round(engine: MotherlandEngine,
+                                                     rules_engine: MotherlandEngine) -> None:
+    for fresh in _each_engine(engine, rules_engine):
+        data = fresh.data
+        both = data.hexsides_both_ways()
+        asked = 0
+        for h in data.hexmap.ids:
+            for n in (*data.map_neighbors(h), h, "0101", "9999"):
+                assert data.side_features(h, n) == both.get((h, n), frozenset()), (h, n)
+                assert data.side_features(n, h) == both.get((n, h), frozenset()), (n, h)
+                asked += bool(both.get((h, n)))
+        assert asked >= 2 * len(data.hexmap.hexsides) - 20  # the map's own, both ways
+
+
+#: a retreat's listing, in a fresh process: which whole-map tables it made
+_RETREAT_LISTED = """
+import json, sys
+from engines.motherland import ENGINE
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+assert s.decision().kind == "retreat-choice" and s.legal_actions()
+print(json.dumps(["adjacency" in s.data.hexmap.__dict__, "_sides" in s.data.__dict__,
+                  "neighbors" in s.data.__dict__]))
+"""
+
+
+def test_8_6_a_retreat_listed_makes_no_whole_map_table(engine: MotherlandEngine) -> None:
+    s = engine.new_state("4-uranus")
+    assert isinstance(s, MotherlandState)
+    for at in decisions(s, Chooser("zoc/4-uranus/1"), 700):
+        decision = at.decision()
+        if decision is not None and decision.kind == "retreat-choice":
+            break
+    else:
+        raise AssertionError("no retreat in 700 steps")
+    made = json.loads(fresh_run(_RETREAT_LISTED, json.dumps(at.snapshot()))[-1])
+    assert made == [False, False, False]
