@@ -13,7 +13,7 @@ from functools import cached_property
 from itertools import compress
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engines.hexkit.facts import ZocRule
 from engines.hexkit.geometry import DIRECTIONS, Cube, cube_to_offset, offset_to_cube
@@ -420,6 +420,19 @@ def _ints(doc: Doc, value: Any, path: tuple[str | int, ...], n: int) -> tuple[in
     return tuple(value)
 
 
+_T = TypeVar("_T")
+
+
+def _made(cls: type[_T], **values: Any) -> _T:
+    """``cls(**values)`` for a frozen dataclass of this module given every field (none
+    has a ``__post_init__``): its fields put in at once.  A frozen class's ``__init__``
+    sets each through ``object.__setattr__``, 17 K instructions a counter, and every
+    command's load makes the 171 counters (issue 35)."""
+    made = object.__new__(cls)
+    made.__dict__.update(values)
+    return made
+
+
 def _counters(doc: Doc) -> dict[str, Counter]:
     factors: dict[str, tuple[tuple[int, int, int], ...]] = {}
     for kind, rows in doc.get_table("factors").items():
@@ -433,9 +446,10 @@ def _counters(doc: Doc) -> dict[str, Counter]:
             t = spec.get("type", "")
             if t not in factors:
                 raise doc.error((side, i, "type"), f"unknown unit type {t!r}")
-            c = Counter(id=spec["id"], side=side, name=spec.get("name", spec["id"]), type=t,
-                        nation=spec.get("nation", "soviet"), letter=spec.get("letter", ""),
-                        asset=spec.get("asset", ""), factors=factors[t])
+            c = _made(Counter, id=spec["id"], side=side, name=spec.get("name", spec["id"]),
+                      type=t, nation=spec.get("nation", "soviet"),
+                      letter=spec.get("letter", ""), asset=spec.get("asset", ""),
+                      factors=factors[t])
             if c.id in out:
                 raise doc.error((side, i, "id"), f"counter {c.id} is listed twice")
             out[c.id] = c
@@ -517,19 +531,19 @@ def load(root: Traversable | Path | None = None, map_file: Path | None = None) -
     cdoc = d("chits.toml")
     chits = {}
     for cid, spec in cdoc.get_table("chit").items():
-        chits[cid] = Chit(cid, cid[0], tuple(spec["front"]), tuple(spec["back"]),
-                          int(spec["setup"]))
+        chits[cid] = _made(Chit, id=cid, letter=cid[0], front=tuple(spec["front"]),
+                           back=tuple(spec["back"]), setup=int(spec["setup"]))
     tdoc = d("turns.toml")
     turns = {}
     for spec in tdoc.get_list("turn"):
-        t = TurnInfo(turn=spec["turn"], date=spec["date"], weather=spec["weather"],
-                     first_winter=spec.get("first_winter", False),
-                     replacements=tuple(spec.get("replacements", (0, 0))),
-                     production=spec.get("production", False),
-                     air_withdrawal=spec.get("air_withdrawal", False),
-                     soviet=tuple(spec.get("soviet", ())), axis=tuple(spec.get("axis", ())),
-                     chits=tuple(spec.get("chits", ())), general=spec.get("general", ""),
-                     partisan=spec.get("partisan", ""))
+        t = _made(TurnInfo, turn=spec["turn"], date=spec["date"], weather=spec["weather"],
+                  first_winter=spec.get("first_winter", False),
+                  replacements=tuple(spec.get("replacements", (0, 0))),
+                  production=spec.get("production", False),
+                  air_withdrawal=spec.get("air_withdrawal", False),
+                  soviet=tuple(spec.get("soviet", ())), axis=tuple(spec.get("axis", ())),
+                  chits=tuple(spec.get("chits", ())), general=spec.get("general", ""),
+                  partisan=spec.get("partisan", ""))
         for uid in (*t.soviet, *t.axis):
             if uid not in counters:
                 raise tdoc.error(("turn",), f"turn {t.turn}: unknown counter {uid}")
