@@ -7,6 +7,7 @@ act that lists a retreat, 8.6).  Each answers as the whole table does, for every
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -75,3 +76,41 @@ def test_8_6_a_retreat_listed_makes_no_whole_map_table(engine: MotherlandEngine)
         raise AssertionError("no retreat in 700 steps")
     made = json.loads(fresh_run(_RETREAT_LISTED, json.dumps(at.snapshot()))[-1])
     assert made == [False, False, False]
+
+
+def test_8_6_a_retreat_asks_each_units_hexes_once_a_position(
+        engine: MotherlandEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether a retreat goes on without asking (8.5.1, a sole hex: ``retreat_forced``)
+    and then its listing read each unit's hexes on the same position: asked once, kept
+    for the listing (issue 35: asking them twice was 3.3 M instructions of a receive).
+    Every time it runs along a seeded game, no unit's or group's hexes are asked twice."""
+    from engines.motherland import retreat as rt
+
+    real_hexes, real_forced = rt.retreat_hexes, rt.retreat_forced
+    asked: list[tuple[str, ...]] | None = None
+    runs: list[list[tuple[str, ...]]] = []
+
+    def hexes(s: MotherlandState, units: list[str], center: str) -> list[str]:
+        if asked is not None:
+            asked.append((*units, center))
+        return real_hexes(s, units, center)
+
+    def forced(s: MotherlandState, t: Any, flow: Any) -> bool:
+        nonlocal asked
+        asked = []
+        try:
+            return real_forced(s, t, flow)
+        finally:
+            runs.append(asked)
+            asked = None
+
+    monkeypatch.setattr(rt, "retreat_hexes", hexes)
+    monkeypatch.setattr(rt, "retreat_forced", forced)
+    from engines.motherland.steps import combat as steps_combat
+    monkeypatch.setattr(steps_combat, "retreat_forced", forced)
+    s = engine.new_state("4-uranus")
+    for _ in decisions(s, Chooser("zoc/4-uranus/2"), 700):
+        pass
+    assert sum(len(r) > 2 for r in runs) >= 3, runs
+    for r in runs:
+        assert len(set(r)) == len(r), r
