@@ -298,9 +298,21 @@ class GameData(Shared):
             out.update(dict.fromkeys(self.hexmap.areas.get(name, ()), name))
         return out
 
+    @cached_property
+    def abroad(self) -> dict[str, str]:
+        """:attr:`country` less the Soviet Union's hexes: the other countries' (5.2.1),
+        each the one :attr:`country` gives.  The Soviet Union comes first there, so any
+        other country a hex is in wins, and a hex in none is the Soviet Union's: its 639
+        hexes need no entry, and making them was half of asking the first hex's country
+        (a retreat's, 8.6: issue 35)."""
+        out: dict[str, str] = {}
+        for name in ("bulgaria", "germany", "finland", "hungary", "romania", "turkey"):
+            out.update(dict.fromkeys(self.hexmap.areas.get(name, ()), name))
+        return out
+
     def country_of(self, h: str) -> str:
         """The country of a hex (5.2.1); a map without a Soviet Union area means it."""
-        return self.country.get(h, "soviet_union")
+        return self.abroad.get(h, "soviet_union")
 
     @cached_property
     def coast_black(self) -> frozenset[str]:

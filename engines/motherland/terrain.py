@@ -52,8 +52,8 @@ def barred_countries(s: MotherlandState, uid: str) -> frozenset[str]:
     lasting = ("barred", c.side, c.nation, s.pos.turkey)
     hit: frozenset[str] | None = s._pcache.get(lasting)
     if hit is None:
-        # a hex outside every named country is the Soviet Union's, open to every unit
-        hit = frozenset(h for h in s.data.country
+        # a hex outside every other country is the Soviet Union's, open to every unit
+        hit = frozenset(h for h in s.data.abroad
                         if not may_enter_country(s, uid, h))
         s._pcache[lasting] = hit
     return hit

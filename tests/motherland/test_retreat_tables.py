@@ -61,7 +61,7 @@ from engines.motherland import ENGINE
 s = ENGINE.restore(json.loads(sys.stdin.read()))
 assert s.decision().kind == "retreat-choice" and s.legal_actions()
 print(json.dumps(["adjacency" in s.data.hexmap.__dict__, "_sides" in s.data.__dict__,
-                  "neighbors" in s.data.__dict__]))
+                  "neighbors" in s.data.__dict__, "country" in s.data.__dict__]))
 """
 
 
@@ -75,7 +75,7 @@ def test_8_6_a_retreat_listed_makes_no_whole_map_table(engine: MotherlandEngine)
     else:
         raise AssertionError("no retreat in 700 steps")
     made = json.loads(fresh_run(_RETREAT_LISTED, json.dumps(at.snapshot()))[-1])
-    assert made == [False, False, False]
+    assert made == [False, False, False, False]
 
 
 def test_8_6_a_retreat_asks_each_units_hexes_once_a_position(
@@ -114,3 +114,29 @@ def test_8_6_a_retreat_asks_each_units_hexes_once_a_position(
     assert sum(len(r) > 2 for r in runs) >= 3, runs
     for r in runs:
         assert len(set(r)) == len(r), r
+
+
+def test_5_2_1_a_hexs_country_without_the_soviet_unions_hexes(
+        engine: MotherlandEngine, rules_engine: MotherlandEngine) -> None:
+    """The country of every hex, and the hexes each side and nation may not enter
+    (5.2.1, Turkey in the war or not), as from the table of every country's hexes."""
+    from engines.motherland.const import AXIS, SOVIET
+    from engines.motherland.terrain import barred_countries, may_enter_country
+
+    for fresh in _each_engine(engine, rules_engine):
+        data = fresh.data
+        for h in data.hexmap.ids:
+            assert data.country_of(h) == data.country.get(h, "soviet_union"), h
+        s = fresh.new_state("4-uranus")
+        assert isinstance(s, MotherlandState)
+        nations: dict[tuple[str, str], str] = {}
+        for uid, c in sorted(data.counters.items()):
+            nations.setdefault((c.side, c.nation), uid)
+        assert len(nations) >= 5 and {side for side, _ in nations} == {AXIS, SOVIET}
+        for turkey in (False, True):
+            s.pos.turkey = turkey
+            s._pcache.clear()
+            for uid in nations.values():
+                whole = frozenset(h for h in data.country
+                                  if not may_enter_country(s, uid, h))
+                assert barred_countries(s, uid) == whole, (uid, turkey)
