@@ -140,3 +140,24 @@ def test_5_2_1_a_hexs_country_without_the_soviet_unions_hexes(
                 whole = frozenset(h for h in data.country
                                   if not may_enter_country(s, uid, h))
                 assert barred_countries(s, uid) == whole, (uid, turkey)
+
+
+#: a game's turn in a fresh process: listed, named, digested, then cloned
+_LISTED_THEN_CLONED = """
+import json, sys
+from engines.motherland import ENGINE
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+assert s.legal_actions() and s.counters("axis") and s.digest()
+before = "pbem.typedcopy" in sys.modules
+twin = s.clone()
+assert twin.digest() == s.digest() and twin.legal_actions() == s.legal_actions()
+print(json.dumps([before, "pbem.typedcopy" in sys.modules]))
+"""
+
+
+def test_a_listing_loads_no_copier_the_first_clone_does(engine: MotherlandEngine) -> None:
+    """A legal listing or a receive makes no clone of the position: the typed copier
+    loads with the first clone, as the runtime's does (issue 35: 0.63 M instructions)."""
+    at = list(decisions(engine.new_state("4-uranus"), Chooser("zoc/4-uranus/1"), 60))[-1]
+    loaded = json.loads(fresh_run(_LISTED_THEN_CLONED, json.dumps(at.snapshot()))[-1])
+    assert loaded == [False, True]
