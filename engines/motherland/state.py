@@ -287,7 +287,7 @@ class MotherlandState(StepState[Position]):
         if known is not None:
             return h in known
         data = self.data
-        if h in data.water:
+        if data.is_water(h):
             return False  # a ZOC covers land only (GameData.zoc_rule)
         stacks, counters = self.stacks(side), data.counters
         for n in data.map_neighbors(h):

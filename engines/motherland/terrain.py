@@ -62,7 +62,7 @@ def barred_countries(s: MotherlandState, uid: str) -> frozenset[str]:
 def terrain_cost(s: MotherlandState, uid: str, h: str) -> int | None:
     """The MP ``uid`` pays to enter ``h`` by the TEC (5.1), None where it may not."""
     c = s.c(uid)
-    if h in s.data.water:
+    if s.data.is_water(h):
         return None
     name = s.data.hexmap.terrain.get(h, "clear")
     if name == "swamp" and s.snow:

@@ -40,6 +40,18 @@ def test_a_hexs_neighbours_alone_are_the_maps(engine: MotherlandEngine,
             data.map_neighbors("9999")
 
 
+def test_a_hex_is_water_alone_as_in_the_maps_set(engine: MotherlandEngine,
+                                                 rules_engine: MotherlandEngine) -> None:
+    for fresh in _each_engine(engine, rules_engine):
+        data = fresh.data
+        asked = ("9999", "", *data.hexmap.ids)
+        alone = [data.is_water(h) for h in asked]
+        assert "water" not in data.__dict__  # asked hex by hex
+        assert alone == [h in data.water for h in asked]
+        assert alone == [data.is_water(h) for h in asked]  # once the set is made
+        assert any(alone) and not all(alone)
+
+
 def test_a_hexsides_features_asked_either_way_round(engine: MotherlandEngine,
                                                      rules_engine: MotherlandEngine) -> None:
     for fresh in _each_engine(engine, rules_engine):
@@ -61,7 +73,8 @@ from engines.motherland import ENGINE
 s = ENGINE.restore(json.loads(sys.stdin.read()))
 assert s.decision().kind == "retreat-choice" and s.legal_actions()
 print(json.dumps(["adjacency" in s.data.hexmap.__dict__, "_sides" in s.data.__dict__,
-                  "neighbors" in s.data.__dict__, "country" in s.data.__dict__]))
+                  "neighbors" in s.data.__dict__, "country" in s.data.__dict__,
+                  "water" in s.data.__dict__]))
 """
 
 
@@ -75,7 +88,7 @@ def test_8_6_a_retreat_listed_makes_no_whole_map_table(engine: MotherlandEngine)
     else:
         raise AssertionError("no retreat in 700 steps")
     made = json.loads(fresh_run(_RETREAT_LISTED, json.dumps(at.snapshot()))[-1])
-    assert made == [False, False, False, False]
+    assert made == [False, False, False, False, False]
 
 
 def test_8_6_a_retreat_asks_each_units_hexes_once_a_position(
