@@ -162,11 +162,14 @@ class BoardFacts(Shared):
         self.map = hexmap
         self.placement: Placement = tuple(sorted(placement, key=_unit_of))
         by_unit: dict[str, Placed] = {}
+        # the map's hexes themselves, not its index (the same hexes): a placement checked
+        # need not make the index of the whole map (issue 35)
+        on_map = hexmap.terrain
         for p in self.placement:
             if p.unit in by_unit:
                 raise ValueError(f"unit {p.unit!r} is placed twice: at {by_unit[p.unit].hex} "
                                  f"and at {p.hex}")
-            if p.hex not in hexmap.index:
+            if p.hex not in on_map:
                 raise ValueError(f"unit {p.unit!r} is placed at {p.hex!r}, which is not on "
                                  f"the map {hexmap.title!r}")
             by_unit[p.unit] = p
