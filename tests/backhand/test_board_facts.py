@@ -380,3 +380,33 @@ def test_7_0_a_unit_is_in_supply_exactly_when_the_net_says(
                 asked += len(got)
                 out += sum(1 for h, ok in got.items() if not ok and h not in enemy)
         assert asked > 5000 and out > 0, (asked, out)
+
+
+def test_14_1_a_trace_is_searched_toward_the_sources_not_round_the_marker() -> None:
+    """Issue 35: a marker's first trace in a command (14.1: only whether one exists) is
+    searched from the marker, the hex nearest the sources' columns first, not breadth
+    first round it: from Kharkov on an open map it asks a handful of hexes where the
+    breadth-first trace asks hundreds, and its path is a trace (each hex next to the
+    one before, every hex passable, from the marker to a Soviet source)."""
+    from itertools import pairwise
+    from types import SimpleNamespace
+
+    from engines.backhand import fronts
+    from engines.backhand.data import load
+    from engines.hexkit.graph import trace
+
+    d = load()
+    m = d.map
+    for h, closed in (("2510", frozenset()), ("2510", frozenset(m.neighbors("2611")))):
+        ours: list[str] = []
+        kits: list[str] = []
+        fronts._PATHS.pop(h, None)
+        assert fronts.traces(SimpleNamespace(data=d), h,  # type: ignore[arg-type]
+                             lambda x: ours.append(x) or x not in closed)  # noqa: B023
+        path = fronts._PATHS[h]
+        assert trace(m, h, d.soviet_supply,
+                     passable=lambda x: kits.append(x) or x not in closed) is not None  # noqa: B023
+        assert path[0] == h and path[-1] in d.soviet_supply
+        assert all(b in d.nbrs[a] for a, b in pairwise(path))
+        assert not closed & set(path)
+        assert 3 * len(ours) < len(kits), (len(ours), len(kits))
