@@ -16,7 +16,7 @@ from engines.backhand import view
 from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import OFF, PLACINGS, Position, units_from_data
-from engines.hexkit.facts import BoardFacts, Placement
+from engines.hexkit.facts import BoardFacts, Placed, Placement
 from pbem import codec
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
@@ -46,6 +46,7 @@ _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 _Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts, dict[str, Any], int, int]
 _AT = attrgetter("at")
 _OFF = frozenset(OFF)
+_NO_PLACES: dict[str, Placed] = {}
 
 
 class BBState(StepState[Position]):
@@ -100,8 +101,16 @@ class BBState(StepState[Position]):
 
     def _board_facts(self, key: tuple[tuple[str, ...], tuple[str, ...]]) -> BoardFacts:
         placed, off = self.data.placed, _OFF
-        return BoardFacts(self.data.map, [placed(u, at) for u, at in zip(*key, strict=True)
-                                          if at not in off])
+        # each unit's Placed read off the data's own table where it has one, a call of
+        # Data.placed only to make one (a call a unit was most of making the facts: a
+        # receive makes them after every move, an act after every unit placed)
+        kept = self.data._placed
+        out = []
+        for u, at in zip(*key, strict=True):
+            if at not in off:
+                p = kept.get(u, _NO_PLACES).get(at)
+                out.append(p if p is not None else placed(u, at))
+        return BoardFacts(self.data.map, out)
 
     def placed(self, kind: str, side: str, make: Callable[[], T]) -> T:
         """``make()`` for this placement of the units, remembered across actions."""

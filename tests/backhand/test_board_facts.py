@@ -410,3 +410,31 @@ def test_14_1_a_trace_is_searched_toward_the_sources_not_round_the_marker() -> N
         assert all(b in d.nbrs[a] for a, b in pairwise(path))
         assert not closed & set(path)
         assert 3 * len(ours) < len(kits), (len(ours), len(kits))
+
+
+def test_the_facts_of_a_move_read_each_units_kept_placement(monkeypatch: Any) -> None:
+    """Issue 35: the board facts made after a move (a receive makes them after every
+    move it replays) read each unit's Placed from the data's table of those made before,
+    and make one only for a unit in a hex it had not stood in; the facts are those of a
+    Placed made for every unit."""
+    from engines.backhand.data import Data
+    from engines.hexkit.facts import BoardFacts, Placed
+
+    s = at('clear = true\nplace = { "12T" = "2610" }')
+    s.facts()  # every unit's place read once
+    s.data._placed["12T"].pop("3010", None)  # a hex 12T has not stood in (the data is shared)
+    made: list[tuple[str, str]] = []
+    placed = Data.placed
+
+    def counted(self: Data, unit: str, h: str) -> Placed:
+        made.append((unit, h))
+        return placed(self, unit, h)
+
+    monkeypatch.setattr(Data, "placed", counted)
+    s.pos.units["12T"].at = "3010"
+    facts = s.facts()
+    assert made == [("12T", "3010")]
+    units = [(u, x.at) for u, x in s.pos.units.items() if x.at not in ("elim", "box", "")]
+    fresh = BoardFacts(s.data.map, [Placed(u, h, s.data.units[u].side) for u, h in units
+                                    if h in s.data.map])
+    assert facts.placement == fresh.placement
