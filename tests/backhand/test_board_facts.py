@@ -438,3 +438,55 @@ def test_the_facts_of_a_move_read_each_units_kept_placement(monkeypatch: Any) ->
     fresh = BoardFacts(s.data.map, [Placed(u, h, s.data.units[u].side) for u, h in units
                                     if h in s.data.map])
     assert facts.placement == fresh.placement
+
+
+def test_the_facts_after_a_change_are_the_facts_of_the_new_placement(
+        monkeypatch: Any) -> None:
+    """Issue 35: after a move (or a unit placed or eliminated) the facts are the kept
+    facts with the changed units changed, each side's units and stacks carried over
+    (BoardFacts.changed): along seeded playouts of both scenarios, at every decision,
+    they are what facts made from every unit's place give, and each carried side's
+    units and stacks are those found from every unit."""
+    from engines.backhand.state import _BOARDS
+    from engines.hexkit.facts import BoardFacts
+
+    made: list[BoardFacts] = []
+    changed = BoardFacts.changed
+
+    def counted(self: BoardFacts, *args: Any) -> BoardFacts:
+        out = changed(self, *args)
+        made.append(out)
+        return out
+
+    monkeypatch.setattr(BoardFacts, "changed", counted)
+    carried = 0
+    for scenario, seed in (("high-water-mark", "bbfacts/1"), ("backhand-blow", "bbfacts/2")):
+        for s in _sampled(scenario, seed, 1200, 1):
+            _BOARDS.clear()  # no facts met before: made from the facts kept on the state
+            f = s.facts()
+            fresh = BoardFacts(s.data.map, f.placement)
+            assert f.placement == fresh.placement
+            assert f._by_unit == fresh._by_unit and list(f._by_unit) == list(fresh._by_unit)
+            for side in ("soviet", "german"):
+                carried += ("stacks", side) in f._found and any(f is m for m in made[-3:])
+                assert f.units(side) == fresh.units(side)
+                assert list(f.stacks(side).items()) == list(fresh.stacks(side).items())
+    assert carried > 100 and len(made) > 500, (carried, len(made))
+
+
+def test_a_change_is_refused_as_a_placement_is() -> None:
+    import pytest
+
+    from engines.hexkit.facts import Placed
+
+    s = at('clear = true\nplace = { "12T" = "2610" }')
+    f = s.facts()
+    with pytest.raises(ValueError, match="'12T' is placed at '9999', which is not on the map"):
+        f.changed([Placed("12T", "9999", "soviet")])
+    with pytest.raises(ValueError, match="'12T' is placed twice: at 3010 and at 3011"):
+        f.changed([Placed("12T", "3010", "soviet"), Placed("12T", "3011", "soviet")])
+    assert f.changed([f.placed("12T")]) is f  # nothing changed
+    moved = f.changed([Placed("12T", "3010", "soviet")])
+    assert moved.at("3010") == ("12T",) and moved.at("2610") == ()
+    gone = moved.changed([], ["12T"])
+    assert gone.placed("12T") is None and "3010" not in gone.occupied("soviet")
