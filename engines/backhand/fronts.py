@@ -138,6 +138,12 @@ def _toward_sources(s: BBState) -> Callable[[str], int]:
     if kept is None or kept[0] is not d:
         kept = _COLUMNS[id(d)] = (d, tuple(sorted({d.axial(x)[0] for x in d.soviet_supply})))
     columns, axial = kept[1], d.axial
+    if len(columns) == 1:  # the map's edge: no generator a hex
+        (column,) = columns
+
+        def toward_edge(x: str) -> int:
+            return abs(axial(x)[0] - column)
+        return toward_edge
 
     def toward(x: str) -> int:
         q = axial(x)[0]

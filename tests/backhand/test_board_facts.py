@@ -490,3 +490,23 @@ def test_a_change_is_refused_as_a_placement_is() -> None:
     assert moved.at("3010") == ("12T",) and moved.at("2610") == ()
     gone = moved.changed([], ["12T"])
     assert gone.placed("12T") is None and "3010" not in gone.occupied("soviet")
+
+
+def test_the_distance_toward_the_sources_of_a_map_edge_is_one_column_away() -> None:
+    """Issue 35: the supply trace (7.0) and the Front Markers' (14.1) search toward the
+    sources' columns, asked of every hex they meet; both sides' sources are a map edge
+    (one column), whose distance is read without a generator a hex: the same as the
+    nearest of the columns for every hex of the map."""
+    from types import SimpleNamespace
+
+    from engines.backhand import fronts, supply
+    from engines.backhand.data import load
+
+    d = load()
+    for side, toward in (("soviet", supply._toward_sources(d, "soviet")),
+                         ("german", supply._toward_sources(d, "german")),
+                         ("soviet", fronts._toward_sources(SimpleNamespace(data=d)))):  # type: ignore[arg-type]
+        columns = supply._source_columns(d, side)
+        assert len(columns) == 1 and toward.__name__ == "toward_edge"
+        assert all(toward(h) == min(abs(d.axial(h)[0] - c) for c in columns)
+                   for h in d.map.terrain)
