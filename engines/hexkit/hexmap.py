@@ -16,18 +16,47 @@ Three kinds of hexside data are kept apart because the rules treat them apart:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
-from engines.hexkit.hexid import HexId
+from engines.hexkit.geometry import (
+    DIRECTIONS,
+    Cube,
+    HexGrid,
+    Hexside,
+    Parity,
+    cube_to_offset,
+    hexside,
+    offset_to_cube,
+)
+from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.shared import Shared
 
 _EMPTY: frozenset[str] = frozenset()
 _NO_SIDES: frozenset[Hexside] = frozenset()
+
+
+def _offsets(parity: Parity, low_bit: int) -> tuple[tuple[int, int], ...]:
+    """The six steps of :data:`~engines.hexkit.geometry.DIRECTIONS`, in its order, as
+    (column, row) steps from a hex of a column whose lowest bit is ``low_bit``: the
+    cube conversion's, which depend on nothing else of the hex."""
+    col, row = 10 + low_bit, 10
+    c = offset_to_cube(parity, col, row)
+    steps = []
+    for d in DIRECTIONS:
+        ncol, nrow = cube_to_offset(parity, Cube(c.q + d.q, c.r + d.r, c.s + d.s))
+        steps.append((ncol - col, nrow - row))
+    return tuple(steps)
+
+
+#: :meth:`HexMap.neighbors`' writers of a hex number, by its column and row digits
+_TEMPLATES: dict[tuple[int, int], Callable[[int, int], str]] = {}
+#: :func:`_offsets` by the grid's parity and the column's lowest bit
+_OFFSETS: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {
+    (p, b): _offsets(p, b) for p in ("odd", "even") for b in (0, 1)}
 
 
 @dataclass(frozen=True)
@@ -309,9 +338,39 @@ class HexMap(Shared):
         return {}
 
     def neighbors(self, h: HexId) -> list[HexId]:
-        """On-map neighbors in the fixed order N, NE, SE, S, SW, NW."""
-        ids = self.ids
-        return [ids[j] for j in self.adjacency[self.index[self.require(h)]]]
+        """On-map neighbors in the fixed order N, NE, SE, S, SW, NW.
+
+        Read off :attr:`adjacency` once the map has it, and worked out from the hex's own
+        number until then: a command that asks the neighbours of a few hexes (Backhand
+        Blow's control of eight watched hexes after a unit is placed, 3.1) need not
+        make the whole map's tables, 7.5 M instructions on its 2,091 hexes (issue 35).
+        The same hexes either way: a neighbour's number is the one whose cube is a
+        step away, and the tables are made from the same numbers."""
+        d = self.__dict__
+        if ("adjacency" in d and "index" in d) or type(self.grid.numbering) is not Numbering:
+            ids = self.ids
+            return [ids[j] for j in self.adjacency[self.index[self.require(h)]]]
+        terrain = self.terrain
+        if h not in terrain:
+            self.require(h)  # its KeyError, naming the hex and the map
+        numbering = self.grid.numbering
+        cd, rd = numbering.col_digits, numbering.row_digits
+        # a hex of the map is its column's digits and then its row's (what parse reads)
+        col, row = int(h[:cd]), int(h[cd:])
+        most_col, most_row = 10 ** cd, 10 ** rd
+        # Numbering.format's digits, from a template made once (a format spec made for
+        # each number, as "{c:0{cd}d}" does, took ten times as long)
+        written = _TEMPLATES.get((cd, rd))
+        if written is None:
+            written = _TEMPLATES[(cd, rd)] = f"{{:0{cd}d}}{{:0{rd}d}}".format
+        out: list[HexId] = []
+        for dc, dr in _OFFSETS[(self.grid.parity, col & 1)]:
+            c, r = col + dc, row + dr
+            if 0 <= c < most_col and 0 <= r < most_row:
+                n = written(c, r)
+                if n in terrain:
+                    out.append(n)
+        return out
 
     def distance(self, a: HexId, b: HexId) -> int:
         return self.grid.distance(a, b)

@@ -458,11 +458,13 @@ def test_the_key_does_not_follow_string_hashing(tmp_path: Path) -> None:
 def test_a_map_not_kept_makes_no_neighbor_table_until_asked() -> None:
     """Issue 35: with no cache (a referee's first audit, a library caller) the map is
     not written out as kept data, so its neighbor table is made when a rule first asks
-    for it, not at load; it is then the table a kept map carries."""
+    for it, not at load (a hex's own neighbours need none: tests/kit/test_kit_neighbors.py);
+    it is then the table a kept map carries."""
     assert datacache.directory() is None
     hexmap = load_scenario_path(TINY).map
     assert "adjacency" not in hexmap.__dict__
-    assert hexmap.neighbors("0303") and "adjacency" in hexmap.__dict__
+    assert hexmap.neighbors("0303") and "adjacency" not in hexmap.__dict__
+    assert hexmap.adjacency and "adjacency" in hexmap.__dict__
     assert scenario._map_from_data(scenario._map_data(hexmap)).adjacency == hexmap.adjacency
 
 
