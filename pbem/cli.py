@@ -14,7 +14,7 @@ import gc
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar, cast
 
@@ -347,10 +347,11 @@ def note_written(game: Any, seq: int, path: Path) -> None:
 
 
 def print_events(events: list[Any], rolls: list[Any], side: str | None,
-                 counters: dict[str, str] | None = None) -> None:
+                 counters: Mapping[str, str] | None = None) -> None:
     from pbem.naming import told
 
-    for _, line in told(events, rolls, side, counters or {}):
+    # not ``counters or {}``: its truth would make counters made only when read
+    for _, line in told(events, rolls, side, {} if counters is None else counters):
         echo(f"  {line}")
 
 

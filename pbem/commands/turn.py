@@ -120,9 +120,12 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: b
                 break
         if sealed is None:
             game.write()
+        from pbem.naming import CountersWhenRead
+
+        names = CountersWhenRead(lambda: game.state.counters(game.side))
         for text, events, rolls in done:
             echo(f"{text}")
-            print_events(events, rolls, game.side, game.state.counters(game.side))
+            print_events(events, rolls, game.side, names)
         if sealed is not None:
             sealed_note(game, sealed)
             return
