@@ -7,7 +7,7 @@ events without drawing a board, name units without loading it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 
@@ -115,31 +115,6 @@ def cites(prompt: str, rule: str) -> bool:
             return True
         at = prompt.find(rule, at + 1)
     return False
-
-
-class CountersWhenRead(Mapping[str, str]):
-    """The counters ``make`` gives, made when a line first looks a unit up: most of what
-    an act tells (a phase ending, units entering, a roll) names no unit by its id, and
-    an engine's counters read every unit on the map (1.3-1.5 M instructions of a
-    White Death or Backhand Blow act, issue 35)."""
-
-    def __init__(self, make: Callable[[], Mapping[str, str]]) -> None:
-        self._make = make
-        self._made: Mapping[str, str] | None = None
-
-    def _counters(self) -> Mapping[str, str]:
-        if self._made is None:
-            self._made = self._make()
-        return self._made
-
-    def __getitem__(self, unit: str) -> str:
-        return self._counters()[unit]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._counters())
-
-    def __len__(self) -> int:
-        return len(self._counters())
 
 
 def told(events: Iterable[Any], rolls: Iterable[Any], side: str | None,

@@ -5,6 +5,7 @@ Loaded only when one of its commands runs (:class:`pbem.cli.LazyGroup`).
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import Any
@@ -120,9 +121,8 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: b
                 break
         if sealed is None:
             game.write()
-        from pbem.naming import CountersWhenRead
-
-        names = CountersWhenRead(lambda: game.state.counters(game.side))
+        # made once, when the first line that names a unit needs them
+        names = functools.cache(lambda: game.state.counters(game.side))
         for text, events, rolls in done:
             echo(f"{text}")
             print_events(events, rolls, game.side, names)
