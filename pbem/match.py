@@ -12,7 +12,6 @@ actions, a set-up text) is a match that no store ever holds, so it cannot write
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -304,7 +303,7 @@ class Match:
         notes = self.private_notes()
         if not notes:
             return view
-        return dataclasses.replace(view, status=" | ".join(x for x in (view.status, *notes) if x))
+        return view.restated(" | ".join(x for x in (view.status, *notes) if x))
 
     def counters(self) -> dict[str, str]:
         """What each unit this side may identify prints on its counter (``State.counters``).

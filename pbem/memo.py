@@ -20,10 +20,17 @@ _MISSING = object()
 class Memo(Generic[K, V]):
     """``make()`` once per key, at most ``limit`` keys kept (a cache, not a record)."""
 
-    __slots__ = ("_found", "limit")
+    __slots__ = ("_found", "find", "limit")
 
     def __init__(self, limit: int) -> None:
         self._found: dict[K, V] = {}
+        #: what is kept for a key, or None (nothing is made): with :meth:`keep`, for a
+        #: caller whose ``make`` would itself be an object made per key (a partial of the
+        #: key's parts), made then only on a miss.  The dict's own ``get`` (the dict is
+        #: emptied, never replaced): a board view finds each of its ~50-130 counters here
+        #: on every click's redraw, and a Python call each was a tenth of the view (issue
+        #: 35)
+        self.find: Callable[[K], V | None] = self._found.get
         self.limit = limit
 
     def get(self, key: K, make: Callable[[], V]) -> V:
@@ -31,12 +38,6 @@ class Memo(Generic[K, V]):
         if found is _MISSING:
             return self.keep(key, make())
         return found  # type: ignore[return-value]
-
-    def find(self, key: K) -> V | None:
-        """What is kept for ``key``, or None (nothing is made): with :meth:`keep`, for a
-        caller whose ``make`` would itself be an object made per key (a partial of the
-        key's parts), made then only on a miss."""
-        return self._found.get(key)
 
     def keep(self, key: K, value: V) -> V:
         """Keep ``value`` for ``key`` (``make()``'s value, made by the caller) and give it

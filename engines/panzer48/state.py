@@ -23,7 +23,7 @@ from engines.panzer48.position import (
     position_data,
     read_position,
 )
-from engines.panzer48.view import board, counters, status_line
+from engines.panzer48.view import board, counters, plan_notes, status_line
 from pbem import canonical
 from pbem.engine import Action, Decision, Result
 from pbem.errors import FormatError
@@ -340,22 +340,7 @@ class P48State(StepState[Position]):
         return action
 
     def private_notes(self, side: str, salt: Callable[[str], bytes]) -> list[str]:
-        """9.1: the Soviet player's own plan, which no file holds until each area is
-        revealed: the position keeps only the digests, so the areas are found again by
-        trying the scheduled ones with his salt (only he can make it)."""
-        secret = [f for f in sorted(self.pos.plan_digests) if f not in self.pos.plan_areas]
-        if side != "soviet" or not secret:
-            return []
-        from engines.panzer48.reinforcements import digest_of, open_salt
-
-        plans = []
-        for f in secret:
-            dig = self.pos.plan_digests[f]
-            areas = [a for a, _ in self.d.formations[f].schedule
-                     if dig in (digest_of(f, a, salt(f)), digest_of(f, a, open_salt(f)))]
-            area = f"area {areas[0]}" if areas else "area unknown (not committed with your key)"
-            plans.append(f"{f} turn {self.pos.plan_turns[f]} {area}")
-        return ["your plan (9.1, secret): " + ", ".join(plans)]
+        return plan_notes(self, side, salt)
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         if decision.kind == "morale-option" and policy == "check":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from pbem.engine import counter_text
@@ -34,6 +35,41 @@ def counters(s: P48State, side: str | None) -> dict[str, str]:
         out[u] = counter_text(u, info.name,
                               f"{info.steps - units[u].losses}{info.target}{info.fire}")
     return out
+
+
+def plan_notes(s: P48State, side: str, salt: Callable[[str], bytes]) -> list[str]:
+    """9.1: the Soviet player's own plan, which no file holds until each area is
+    revealed: the position keeps only the digests, so the areas are found again by
+    trying the scheduled ones with his salt (only he can make it).  The line is kept in
+    the data set under all it reads (each secret formation, its digest, its turn and
+    its salt): his view of every position shows it, and trying the areas again, two
+    digests an area, was a fifth of a click's redraw (issue 35)."""
+    pos = s.pos
+    secret = [f for f in sorted(pos.plan_digests) if f not in pos.plan_areas]
+    if side != "soviet" or not secret:
+        return []
+    key = tuple((f, pos.plan_digests[f], pos.plan_turns[f], salt(f)) for f in secret)
+    kept = _notes(s.d)
+    line = kept.find(key)
+    if line is None:
+        from engines.panzer48.reinforcements import digest_of, open_salt
+
+        plans = []
+        for f, dig, turn, mine in key:
+            areas = [a for a, _ in s.d.formations[f].schedule
+                     if dig in (digest_of(f, a, mine), digest_of(f, a, open_salt(f)))]
+            area = f"area {areas[0]}" if areas else "area unknown (not committed with your key)"
+            plans.append(f"{f} turn {turn} {area}")
+        line = kept.keep(key, "your plan (9.1, secret): " + ", ".join(plans))
+    return [line]
+
+
+def _notes(d: Data) -> Memo[tuple[tuple[str, str, int, bytes], ...], str]:
+    got: Memo[tuple[tuple[str, str, int, bytes], ...], str] | None = \
+        d.__dict__.get("_plan_notes")
+    if got is None:
+        got = d.__dict__["_plan_notes"] = Memo(64)
+    return got
 
 
 def _kept(d: Data) -> Memo[tuple[str, str, int, bool, bool], Piece]:

@@ -47,3 +47,22 @@ def test_keep_holds_a_value_made_by_the_caller_within_the_limit() -> None:
     assert memo.get(1, lambda: "made") == "v1"  # kept: not made again
     assert memo.keep(9, "v9") == "v9"  # past the limit: afresh, as get starts afresh
     assert len(memo) == 1 and memo.find(0) is None and memo.find(9) == "v9"
+
+
+def test_find_is_the_kept_dicts_own_lookup_through_every_restart() -> None:
+    """A board view finds each of its counters with ``find`` on every click's redraw
+    (issue 35): it is the dict's own ``get``, no Python call, and it stays the memo's
+    through ``clear`` and a restart past the limit (the dict is emptied, never
+    replaced)."""
+    import inspect
+
+    memo: Memo[int, str] = Memo(2)
+    find = memo.find
+    assert inspect.isbuiltin(find)
+    memo.keep(1, "a")
+    memo.keep(2, "b")
+    memo.keep(3, "c")  # past the limit: afresh
+    assert find(3) == "c" and find(1) is None
+    memo.clear()
+    memo.keep(4, "d")
+    assert find(4) == "d" and memo.find(4) == "d"

@@ -605,4 +605,10 @@ def test_the_soviet_plan_is_found_again_without_its_salts_made_at_every_redraw(
     assert salts == [] and digests == []
     reinforcements.digest_of.cache_clear()
     assert game.match.private_notes() == notes
+    # the line itself is kept under the digests and salts it reads: nothing made again
+    assert salts == [] and digests == []
+    from engines.panzer48.view import _notes
+
+    _notes(game.state.d).clear()  # type: ignore[attr-defined]
+    assert game.match.private_notes() == notes
     assert salts == [] and digests  # the digests made again, the salts still kept
