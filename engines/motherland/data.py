@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from engines.hexkit.facts import ZocRule
-from engines.hexkit.geometry import DIRECTIONS, Cube, cube_to_offset, offset_to_cube
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet, load_scenario_path, parse_doc, parse_map
 from engines.hexkit.shared import Shared
@@ -29,8 +28,6 @@ if TYPE_CHECKING:
 
 ENGINE_ID = "for-the-motherland"
 _NONE: frozenset[str] = frozenset()
-#: the six steps of hexkit.geometry.DIRECTIONS (N, NE, SE, S, SW, NW) as (q, r)
-_STEPS = tuple((d.q, d.r) for d in DIRECTIONS)
 
 #: unit types that are Mechanized for movement (5.1.2)
 MECH_TYPES = frozenset({"panzer", "ss_panzer", "tank", "mech_group", "supply_base"})
@@ -250,35 +247,14 @@ class GameData(Shared):
         return {}
 
     def map_neighbors(self, h: str) -> tuple[str, ...]:
-        """``hexmap.neighbors(h)``: the hexes of the map next to ``h``, water too, in the
-        map's order (N, NE, SE, S, SW, NW).  Worked out from that hex's coordinates until
-        the map's neighbour table is made: a retreat (8.6) and its ZOC (4.1) read a few
-        hexes', and the map's table (decoding it and indexing 951 hexes) was 2.5 M
-        instructions of every legal and act that lists a retreat (issue 35).  KeyError
-        for a hex not on the map, as the map's."""
-        hm = self.hexmap
-        if "adjacency" in hm.__dict__:
-            ids = hm.ids
-            return tuple([ids[j] for j in hm.adjacency[hm.index[hm.require(h)]]])
+        """``hexmap.neighbors(h)``, kept: the hexes of the map next to ``h``, water too, in
+        the map's order (N, NE, SE, S, SW, NW).  The map works a few hexes' out from their
+        numbers without its whole table (a retreat and its ZOC read a few, 8.6, 4.1);
+        kept, since a retreat asks the same hexes for each of its units.  KeyError for a
+        hex not on the map, as the map's."""
         hit = self._map_near.get(h)
         if hit is None:
-            hm.require(h)
-            # the cube the map's table makes for a hex (HexGrid.to_cube: the same
-            # conversion), a step each way, and each step's id where the grid has one:
-            # a neighbour is on the map when its id is (the map's hexes are its cells)
-            grid = hm.grid
-            numbering, parity = grid.numbering, grid.parity
-            (c0, c1), (r0, r1) = grid.cols, grid.rows
-            q, r, _ = offset_to_cube(parity, *numbering.parse(h))
-            terrain = hm.terrain
-            out = []
-            for dq, dr in _STEPS:
-                col, row = cube_to_offset(parity, Cube(q + dq, r + dr, -q - dq - r - dr))
-                if c0 <= col <= c1 and r0 <= row <= r1:
-                    n = numbering.format(col, row)
-                    if n in terrain:
-                        out.append(n)
-            hit = self._map_near[h] = tuple(out)
+            hit = self._map_near[h] = tuple(self.hexmap.neighbors(h))
         return hit
 
     @cached_property
