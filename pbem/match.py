@@ -586,13 +586,15 @@ class Match:
 
     # -- files from the opponent -----------------------------------------------------------------
 
-    def check_in(self, env: Envelope) -> Accepted:
+    def check_in(self, env: Envelope, body: dict[str, Any] | None = None) -> Accepted:
         """Verify the opponent's next file ``env`` and play it into the verified game
         (:meth:`took` then adds it to the transcript).  Not transactional: after an error
-        this match is to be dropped (the store's save is what stays good)."""
+        this match is to be dropped (the store's save is what stays good).  ``body``:
+        what ``env.decode()`` gave the caller already, read here and never changed."""
         known = self.files
         # decoded once for every check below (the verifier reads it and changes nothing)
-        body = env.decode()
+        if body is None:
+            body = env.decode()
         claimed = body.get("seq")
         if self.pending and env.key in self.verifier.keys.values() \
                 and type(claimed) is int and claimed != len(self.files):

@@ -556,7 +556,7 @@ class Home:
             raise ChainError(f"this file is for game {game_id.hex()[:12]}, which is not in "
                              f"{self.games_dir}", path=source, reason="other-game")
         try:
-            report = game.receive(env, source)
+            report = game.receive(env, source, body)
             report.game = game
             return report
         except DuplicateFile as exc:
@@ -1050,13 +1050,16 @@ class Game:
         return ReceiveReport(self.name, accepted.seq, accepted.kind, accepted.side, text,
                              result=self.result)
 
-    def receive(self, env: Envelope, source: str) -> ReceiveReport:
+    def receive(self, env: Envelope, source: str,
+                body: dict[str, Any] | None = None) -> ReceiveReport:
+        """Import the opponent's file ``env`` (``body``: its decoded body, if the caller
+        has it: read, never changed)."""
         if env.key == self.home.card().key:
             return self._catch_up(env, source)
         try:
             # on any error this Game is dropped, the save is untouched, and the next
             # import loads the game afresh from its save
-            accepted = self.match.check_in(env)
+            accepted = self.match.check_in(env, body)
         except ChainError as exc:
             if exc.reason == "fork":
                 claimed = env.decode().get("seq")
