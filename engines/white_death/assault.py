@@ -20,7 +20,7 @@ from engines.white_death.combat import _lose, _morale, attackers, defenders, def
 from engines.white_death.notation import act, amount, fmt_amount
 from engines.white_death.position import Allocation, Combat
 from engines.white_death.supply import art_supplied, pool_of
-from engines.white_death.terrain import city_bound, enter_cost, garrison_fixed
+from engines.white_death.terrain import city_bound, garrison_fixed, may_advance_into
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
@@ -354,7 +354,7 @@ def _assault_done(s: WDState, h: str) -> list[Event]:
     if defenders(s, h):
         return []
     movers = [x for x in attackers(s, h)
-              if enter_cost(s, x, s.pos.units[x].loc, h) is not None
+              if may_advance_into(s, x, s.pos.units[x].loc, h)
               and _advance_bar(s, x, h) is None]
     if movers:
         s.pos.advance[h] = movers

@@ -319,15 +319,20 @@ class Terrain:
         """Rule 7's cost for mobility class ``mob`` to enter ``to`` from ``frm`` (``None``:
         from off the map), ``None`` if prohibited; Rule 16.B's banks aside (they depend on
         the unit: :meth:`wrong_bank`)."""
-        if frm is not None and (mob, frozen, frozenset(bridges)) not in self._compiled:
-            # one step asked before any listing compiled the costs (an advance's, Rule
-            # 9.D, after the fire that cleared the hex): read from the chart alone, the
-            # same cost as the compiled table's (tests/white_death/test_step_by_chart.py),
-            # where compiling the table and the overlay it reads was 12 M instructions of
-            # such an act (issue 35)
-            return self._enter_cost(mob, frm, to, frozen, bridges)
         t = self.enter_ticks(mob, frm, to, frozen, bridges)
         return None if t is None else Fraction(t, MP_TICKS)
+
+    def step_cost_once(self, mob: str, frm: str, to: str, frozen: bool,
+                       bridges: Collection[str]) -> Fraction | None:
+        """:meth:`enter_cost` of a step asked once, where no move follows (an advance's,
+        Rule 9.D, after the fire that cleared the hex): read from the chart alone unless
+        a listing compiled the costs already, the same cost as the compiled table's
+        (tests/white_death/test_step_by_chart.py).  Compiling the table and the overlay it
+        reads was 12 M instructions of such an act (issue 35); the moves of a movement
+        phase, checked and replayed by the hundred, read the compiled table."""
+        if (mob, frozen, frozenset(bridges)) in self._compiled:
+            return self.enter_cost(mob, frm, to, frozen, bridges)
+        return self._enter_cost(mob, frm, to, frozen, bridges)
 
     def enter_ticks(self, mob: str, frm: str | None, to: str, frozen: bool,
                     bridges: Collection[str]) -> int | None:
@@ -603,6 +608,17 @@ def enter_cost(s: WDState, uid: str, frm: str | None, to: str) -> Fraction | Non
             uid, frm, to):
         return None  # Rule 16.B: leave on the side it entered
     return cost
+
+
+def may_advance_into(s: WDState, uid: str, frm: str, to: str) -> bool:
+    """Rule 9.D: whether ``uid`` may enter ``to`` from ``frm`` as :func:`enter_cost` says
+    (not prohibited, Rule 7; Rule 16.B's banks), the step read once
+    (:meth:`Terrain.step_cost_once`)."""
+    pos = s.pos
+    frozen = pos.weather != "thaw"
+    if s.ter.step_cost_once(s.utype(uid).mob, frm, to, frozen, pos.bridges) is None:
+        return False
+    return frozen or not wrong_bank(s, uid, frm, to)
 
 
 def enter_ticks(s: WDState, uid: str, frm: str | None, to: str) -> int | None:

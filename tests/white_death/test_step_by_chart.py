@@ -1,8 +1,9 @@
-"""One step's cost asked before any listing compiled the map's costs (an advance's, Rule
-9.D) is read from the chart alone, on the printed map wherever the weather's and the
-bridges' overlay leaves the step as printed: the same cost as the compiled table and as
-the chart read through the overlay, for every step and entry of the maps, every mobility
-class, frozen or in a thaw, with and without bridges (Rules 7, 13, 16, 20; issue 35)."""
+"""One step's cost asked once before any listing compiled the map's costs (an advance's,
+Rule 9.D: ``Terrain.step_cost_once``) is read from the chart alone, on the printed map
+wherever the weather's and the bridges' overlay leaves the step as printed: the same cost
+as the compiled table and as the chart read through the overlay, for every step and entry
+of the maps, every mobility class, frozen or in a thaw, with and without bridges (Rules
+7, 13, 16, 20; issue 35)."""
 
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ def _check(cat: Catalog, every: int) -> int:
                 compiled.move_costs(mob, frozen, bridges)
                 for a, b in steps:
                     want = _old_chart(by_chart, mob, a, b, frozen, bridges)
-                    assert by_chart.enter_cost(mob, a, b, frozen, bridges) == want, (a, b)
+                    assert by_chart.step_cost_once(mob, a, b, frozen, bridges) == want
+                    assert compiled.step_cost_once(mob, a, b, frozen, bridges) == want
                     assert compiled.enter_cost(mob, a, b, frozen, bridges) == want, (a, b)
                     asked += 1
                 assert not by_chart._compiled  # no table compiled for single steps
