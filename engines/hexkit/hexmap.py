@@ -22,16 +22,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from engines.hexkit.geometry import (
-    DIRECTIONS,
-    Cube,
-    HexGrid,
-    Hexside,
-    Parity,
-    cube_to_offset,
-    hexside,
-    offset_to_cube,
-)
+from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.shared import Shared
 
@@ -39,24 +30,19 @@ _EMPTY: frozenset[str] = frozenset()
 _NO_SIDES: frozenset[Hexside] = frozenset()
 
 
-def _offsets(parity: Parity, low_bit: int) -> tuple[tuple[int, int], ...]:
-    """The six steps of :data:`~engines.hexkit.geometry.DIRECTIONS`, in its order, as
-    (column, row) steps from a hex of a column whose lowest bit is ``low_bit``: the
-    cube conversion's, which depend on nothing else of the hex."""
-    col, row = 10 + low_bit, 10
-    c = offset_to_cube(parity, col, row)
-    steps = []
-    for d in DIRECTIONS:
-        ncol, nrow = cube_to_offset(parity, Cube(c.q + d.q, c.r + d.r, c.s + d.s))
-        steps.append((ncol - col, nrow - row))
-    return tuple(steps)
-
-
 #: :meth:`HexMap.neighbors`' writers of a hex number, by its column and row digits
 _TEMPLATES: dict[tuple[int, int], Callable[[int, int], str]] = {}
-#: :func:`_offsets` by the grid's parity and the column's lowest bit
+#: the six steps of :data:`~engines.hexkit.geometry.DIRECTIONS`, in its order, as
+#: (column, row) steps from a hex, by the grid's parity and the lowest bit of the hex's
+#: column: the cube conversion's (evenq/oddq), which depend on nothing else of the hex
+#: (written out: working them out at import cost every command 0.3 M instructions;
+#: tests/kit/test_kit_neighbors.py works them out)
 _OFFSETS: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {
-    (p, b): _offsets(p, b) for p in ("odd", "even") for b in (0, 1)}
+    ("even", 0): ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)),
+    ("even", 1): ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)),
+    ("odd", 0): ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)),
+    ("odd", 1): ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)),
+}
 
 
 @dataclass(frozen=True)

@@ -71,3 +71,20 @@ def test_board_facts_and_a_few_neighbours_make_no_table() -> None:
     assert "adjacency" not in m.__dict__ and "index" not in m.__dict__
     with pytest.raises(ValueError, match="'c' is placed at '0999', which is not on the map"):
         BoardFacts(m, [Placed("c", "0999", "red")])
+
+
+@pytest.mark.parametrize("parity", ["odd", "even"])
+@pytest.mark.parametrize("col", [0, 1, 10, 11, 38, 41])
+def test_the_written_steps_are_the_cube_conversions(parity: str, col: int) -> None:
+    """The (column, row) steps ``neighbors`` takes, written out in hexmap.py, are each
+    direction's step through the grid's cube conversion, from any column."""
+    from engines.hexkit.geometry import DIRECTIONS, Cube, cube_to_offset, offset_to_cube
+    from engines.hexkit.hexmap import _OFFSETS
+
+    row = 7
+    c = offset_to_cube(parity, col, row)  # type: ignore[arg-type]
+    steps = []
+    for d in DIRECTIONS:
+        ncol, nrow = cube_to_offset(parity, Cube(c.q + d.q, c.r + d.r, c.s + d.s))  # type: ignore[arg-type]
+        steps.append((ncol - col, nrow - row))
+    assert _OFFSETS[(parity, col & 1)] == tuple(steps)
