@@ -329,3 +329,27 @@ def test_a_list_of_plain_records_is_built_without_a_call_per_record(
     plan.schedule[1].turn = 1.5  # type: ignore[assignment]
     with pytest.raises(codec._Slow):
         codec.to_canonical(plan, 0)
+
+
+def test_a_new_plain_record_is_written_without_its_builder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record of plain fields and sets of them (White Death's units) that a digest has
+    not written before is built from the values already read and checked for keeping, not
+    read and checked again by its record's builder (issue 35)."""
+    state = _white_death_state()
+    units = state.pos.units
+    record = type(next(iter(units.values())))
+    monkeypatch.setattr(codec, "_NORMALS", {})
+    calls: list[Any] = []
+    built = codec._normal(record)
+
+    def counting(v: Any, d: int) -> Any:
+        calls.append(v)
+        return built(v, d)
+    codec._NORMALS[record] = counting
+    hint = codec.type_hints(type(state.pos))["units"]
+    pack = codec._records_packer(record, codec._normal(hint))
+    unit = units[sorted(units)[0]]
+    unit.marks = {"moved", "fired", "z", "a-long-mark-name-beyond-thirty-one-bytes-long"}
+    assert pack(units, 3) == canonical.encode(codec.to_data_of(hint, units))
+    assert calls == []
