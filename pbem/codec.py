@@ -500,6 +500,9 @@ def _make_normal(tp: Any) -> _Normal:
                     raise _Slow
                 return [one(x, d + 1) for one, x in zip(items, v, strict=True)]
             return fixed
+        rows = _plain_rows(args[0])
+        if rows is not None:
+            return _rows_sequence(*rows)
         return _sequence(_normal(args[0]), _is_scalar(args[0]), False)
     if origin in (set, frozenset):
         return _sequence(_normal(args[0]), _is_scalar(args[0]), True)
@@ -567,6 +570,20 @@ def _sequence(item: _Normal, scalar: bool, unordered: bool) -> _Normal:
             out.sort(key=_pack_key)
         return out
     return sequence
+
+
+def _rows_sequence(names: tuple[str, ...], get: Callable[[Any], Any]) -> _Normal:
+    """A list of records of plain fields (White Death's schedule and bunkers): their fields
+    read, type-checked and made maps in a few C calls, not a Python call a record (issue
+    35); what :func:`_sequence` over :func:`_dataclass_normal` builds or refuses."""
+    def rows(v: Any, d: int) -> Any:
+        if d + (1 if v else 0) >= canonical.MAX_DEPTH:  # the list and any records in it
+            raise _Slow
+        values = list(map(get, v))
+        if not set(map(type, itertools.chain.from_iterable(values))) <= _SCALARS:
+            raise _Slow
+        return list(map(dict, map(zip, itertools.repeat(names), values)))
+    return rows
 
 
 def _dataclass_normal(tp: type) -> _Normal:
@@ -651,19 +668,53 @@ def _make_packer(tp: Any) -> _Packer:
         normal = _normal(tp)
         return lambda v, d: canonical.pack_normal(normal(v, d))
     get = operator.attrgetter(*names)
-    # canonical.pack_map's bytes, its head and keys written once: the same at every digest
+    # canonical.pack_map's bytes, its head written once: the same at every digest
     head = canonical.map_header(len(names))
-    keys = [canonical.pack_normal(name) for name in names]
+    parts = _packed_parts(fields, packers)
 
     def pack(v: Any, d: int) -> bytes:
         if d >= canonical.MAX_DEPTH:
             raise _Slow
         inner = d + 1
-        return head + b"".join(itertools.chain.from_iterable(zip(
-            keys, [one(x, inner) for one, x in zip(packers, get(v), strict=True)],
-            strict=True)))
+        values = get(v)
+        out = [head]
+        for key, one, run, cut in parts:
+            if one is not None:
+                out.append(key)
+                out.append(one(values[run[0][0]], inner))
+            else:
+                out.append(canonical.pack_normal(
+                    {name: normal(values[i], inner) for i, name, normal in run})[cut:])
+        return b"".join(out)
     _KEEPING.add(pack)
     return pack
+
+
+#: a part of a dataclass's map as :func:`_make_packer` writes it: a field kept encoded
+#: (its key's bytes, its packer, its place) or a run of other fields (no packer, their
+#: places, names and builders, and the head of the map they make, cut off its bytes)
+_Part = tuple[bytes, _Packer | None, list[tuple[int, str, _Normal]], int]
+
+
+def _packed_parts(fields: list[tuple[str, Any]], packers: list[_Packer]) -> list[_Part]:
+    """The fields in map order cut into parts: each run of fields that keep nothing
+    encoded is built as one map and packed in one call, less the map's head (a map's
+    bytes are its head and then its keys' and values' bytes in turn); White Death's
+    position has 33 such fields around its units, and a pack each was a third of its
+    digest (issue 35)."""
+    parts: list[_Part] = []
+    run: list[tuple[int, str, _Normal]] = []
+    for i, ((name, hint), one) in enumerate(zip(fields, packers, strict=True)):
+        if one in _KEEPING:
+            if run:
+                parts.append((b"", None, run, len(canonical.map_header(len(run)))))
+                run = []
+            parts.append((canonical.pack_normal(name), one, [(i, name, _normal(hint))], 0))
+        else:
+            run.append((i, name, _normal(hint)))
+    if run:
+        parts.append((b"", None, run, len(canonical.map_header(len(run)))))
+    return parts
 
 
 def _keyed_fields(tp: Any) -> list[tuple[str, frozenset[Any], frozenset[Any] | None]] | None:
@@ -702,6 +753,17 @@ def _records_packer(record: Any, normal: _Normal) -> _Packer:
     sets = [(i, kind == frozenset({set})) for i, (_, kind, elements) in enumerate(spec)
             if elements is not None]
     one = _normal(record)
+    # records of plain fields and sets of them: a new one's map is built from the values
+    # read and checked above, not read and checked again by its builder (``one``): the
+    # first digest of a command writes every record (issue 35)
+    plain = all(elements is not None or all(map(_is_scalar, kind)) for _, kind, elements in spec)
+    set_places = [i for i, _ in sets]
+
+    def built(row: tuple[Any, ...]) -> dict[str, Any]:
+        out = list(row)
+        for i in set_places:  # a set as its elements in canonical order
+            out[i] = sorted(out[i], key=_pack_key)
+        return dict(zip(names, out, strict=True))
     kept: dict[tuple[Any, ...], bytes] = {}
     keys: dict[str, bytes] = {}
 
@@ -731,9 +793,12 @@ def _records_packer(record: Any, normal: _Normal) -> _Packer:
             if len(kept) + len(values) > RECORDS_KEPT:
                 kept.clear()
             inner = d + 1
+            if plain and sets and inner + 1 >= canonical.MAX_DEPTH:
+                raise _Slow from None  # where the record's own builder refuses its sets
             for row, item in zip(values, records, strict=True):
                 if row not in kept:
-                    kept[row] = canonical.pack_normal(one(item, inner))
+                    kept[row] = canonical.pack_normal(
+                        built(row) if plain else one(item, inner))
             packed = [kept[row] for row in values]
         try:
             names_packed = [keys[key] for key in order]

@@ -258,3 +258,98 @@ def test_to_canonical_refuses_exactly_what_passes_the_depth_limit() -> None:
         assert typed == typed_bytes == generic, f"{levels} levels"
         node = dataclasses.replace(_node(), child=node)
     assert generic is None  # the loop went past the limit
+
+
+def _white_death_state() -> StepState:
+    engine = engines()["white-death"]
+    state = engine.new_state("purkayev", engine.resolve_options({}))
+    assert isinstance(state, StepState)
+    return state
+
+
+def test_a_position_s_other_fields_are_packed_in_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """White Death's position: the fields around its maps kept encoded are packed as a map
+    of each run of them, one pack a run, not one a field (issue 35)."""
+    state = _white_death_state()
+    _fresh_encoding(state)
+    packed: list[Any] = []
+    pack_normal = canonical.pack_normal
+
+    def counting(value: Any) -> bytes:
+        packed.append(value)
+        return pack_normal(value)
+    monkeypatch.setattr(canonical, "pack_normal", counting)
+    unit = state.pos.units[sorted(state.pos.units)[3]]
+    unit.spent += 1
+    assert state.normal_body() is not None
+    names = {f.name for f in dataclasses.fields(state.pos)}
+    runs = [value for value in packed if type(value) is dict and value and set(value) <= names]
+    # three runs in map order around the two maps kept encoded (barrage_phase, units)
+    assert [list(run) for run in runs] == [sorted(run) for run in runs]
+    assert len(runs) == 3
+    assert set().union(*runs) == names - {"barrage_phase", "units"}
+    assert _fresh_encoding(state) == canonical.encode(state.snapshot())
+
+
+@dataclasses.dataclass
+class _Arrival:
+    turn: int
+    uid: str
+    area: str
+
+
+@dataclasses.dataclass
+class _Plan:
+    schedule: list[_Arrival]
+    turn: int
+
+
+def test_a_list_of_plain_records_is_built_without_a_call_per_record(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A list of records of plain fields (White Death's schedule) is read in a few C calls;
+    its record type's own builder is not called for each record (issue 35)."""
+    monkeypatch.setattr(codec, "_NORMALS", {})
+    calls: list[Any] = []
+    built = codec._normal(_Arrival)
+
+    def counting(v: Any, d: int) -> Any:
+        calls.append(v)
+        return built(v, d)
+    codec._NORMALS[_Arrival] = counting
+    plan = _Plan([_Arrival(2, "u1", "east"), _Arrival(1, "u2", "west")], 3)
+    assert codec.to_canonical(plan, 0) == {"schedule": [
+        {"area": "east", "turn": 2, "uid": "u1"}, {"area": "west", "turn": 1, "uid": "u2"}],
+        "turn": 3}
+    assert codec.to_canonical(_Plan([], 0), 0) == {"schedule": [], "turn": 0}
+    assert calls == []
+    # a field off its declared type: the generic way, which keeps a bool a bool
+    plan.schedule[1].turn = True
+    assert canonical.pack_normal(codec.to_canonical(plan, 0)) == canonical.encode(
+        codec.to_data(plan))
+    plan.schedule[1].turn = 1.5  # type: ignore[assignment]
+    with pytest.raises(codec._Slow):
+        codec.to_canonical(plan, 0)
+
+
+def test_a_new_plain_record_is_written_without_its_builder(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record of plain fields and sets of them (White Death's units) that a digest has
+    not written before is built from the values already read and checked for keeping, not
+    read and checked again by its record's builder (issue 35)."""
+    state = _white_death_state()
+    units = state.pos.units
+    record = type(next(iter(units.values())))
+    monkeypatch.setattr(codec, "_NORMALS", {})
+    calls: list[Any] = []
+    built = codec._normal(record)
+
+    def counting(v: Any, d: int) -> Any:
+        calls.append(v)
+        return built(v, d)
+    codec._NORMALS[record] = counting
+    hint = codec.type_hints(type(state.pos))["units"]
+    pack = codec._records_packer(record, codec._normal(hint))
+    unit = units[sorted(units)[0]]
+    unit.marks = {"moved", "fired", "z", "a-long-mark-name-beyond-thirty-one-bytes-long"}
+    assert pack(units, 3) == canonical.encode(codec.to_data_of(hint, units))
+    assert calls == []
