@@ -419,6 +419,8 @@ def _make_decoder(tp: Any) -> _Decoder:
 
 _Quick = Callable[[Any], Any]
 _QUICK: dict[Any, _Quick] = {}
+#: the dataclasses whose quick readers are being made (one that holds itself waits)
+_QUICK_BUILDING: set[Any] = set()
 
 
 class _Refused(Exception):
@@ -483,12 +485,19 @@ def _make_quick(tp: Any) -> _Quick:
             return value
         return fraction
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        # built at once (a container keeps its item's reader: a wrapper that looked it up
+        # would be one more call a unit), but for a dataclass that holds itself
+        if tp not in _QUICK_BUILDING:
+            _QUICK_BUILDING.add(tp)
+            try:
+                return _quick_dataclass(tp)
+            finally:
+                _QUICK_BUILDING.discard(tp)
         resolved: list[_Quick] = []
 
         def quick_dc(d: Any) -> Any:
             if not resolved:
-                resolved.append(_quick_dataclass(tp))
-                _QUICK[tp] = resolved[0]
+                resolved.append(_quick(tp))
             return resolved[0](d)
         return quick_dc
     if origin in (typing.Union, types.UnionType):
@@ -511,6 +520,23 @@ def _make_quick(tp: Any) -> _Quick:
     if origin is dict:
         kdec, vdec = _quick(args[0]), _quick(args[1])
         plain = _is_plain(args[1])
+        records = _plain_record(args[1])
+        if args[0] is str and records is not None:
+            keys, get, want, record = records
+
+            def str_map_records(d: Any) -> Any:
+                # a map of records of plain fields (Backhand Blow's units): every record's
+                # fields checked by exact type in a few C calls, not a call a record
+                if type(d) is not dict:
+                    raise _REFUSED
+                rows = d.values()
+                if (not set(map(type, rows)) <= _DICT
+                        or not all(map(operator.eq, map(dict.keys, rows), itertools.repeat(keys)))
+                        or tuple(map(type, itertools.chain.from_iterable(map(get, rows))))
+                        != want * len(rows)):
+                    raise _REFUSED
+                return {k: record(**x) for k, x in d.items()}
+            return str_map_records
         if args[0] is str:
             # as the full read: a map's keys are not checked (canonical data has str keys)
             def str_map(d: Any) -> Any:
@@ -540,6 +566,24 @@ def _is_plain(tp: Any) -> frozenset[type]:
     return frozenset({tp}) if tp in (int, str, bytes, bool) else frozenset()
 
 
+_DICT = frozenset({dict})
+
+
+def _plain_record(tp: Any) -> tuple[frozenset[str], Callable[[Any], Any],
+                                    tuple[type, ...], type] | None:
+    """For a dataclass of two or more fields all of plain types: its field names, a getter
+    of their values from its data (a map), their types in the getter's order, and the
+    class; None for any other type."""
+    if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)):
+        return None
+    fields = _fields(tp)
+    if len(fields) < 2 or not all(_is_plain(hint) for _, hint in fields):
+        return None
+    names = tuple(name for name, _ in fields)
+    return (frozenset(names), operator.itemgetter(*names),
+            tuple(hint for _, hint in fields), tp)
+
+
 def _quick_sequence(tp: Any, origin: Any, element: Any) -> _Quick:
     item = _quick(element)
     plain = _is_plain(element)
@@ -550,7 +594,12 @@ def _quick_sequence(tp: Any, origin: Any, element: Any) -> _Quick:
         if type(d) is not list:
             raise _REFUSED
         if plain:
-            if d and not set(map(type, d)) <= plain:
+            if len(d) < 2:
+                # no order to check, nor a duplicate: a unit's marks, most of them empty
+                if d and type(d[0]) is not element:
+                    raise _REFUSED
+                return build(d)
+            if not set(map(type, d)) <= plain:
                 raise _REFUSED
             out = build(d)
         else:
