@@ -424,10 +424,8 @@ _QUICK_BUILDING: set[Any] = set()
 
 
 class _Refused(Exception):
-    """The quick read met data its type does not promise; the full read names it."""
-
-
-_REFUSED = _Refused()
+    """The quick read met data its type does not promise; the full read names it.  Raised
+    as a new instance each time: one raised again keeps every traceback it went through."""
 
 
 def _quick(tp: Any) -> _Quick:
@@ -440,14 +438,14 @@ def _quick(tp: Any) -> _Quick:
 def _exact(tp: type) -> _Quick:
     def exact(d: Any) -> Any:
         if type(d) is not tp:
-            raise _REFUSED
+            raise _Refused
         return d
     return exact
 
 
 def _quick_none(d: Any) -> Any:
     if d is not None:
-        raise _REFUSED
+        raise _Refused
     return None
 
 
@@ -471,17 +469,17 @@ def _make_quick(tp: Any) -> _Quick:
         def member(d: Any) -> Any:
             found = members.get(d)
             if found is None:
-                raise _REFUSED
+                raise _Refused
             return found
         return member
     if _is_fraction(tp):
         def fraction(d: Any) -> Any:
             if (type(d) is not list or len(d) != 2 or type(d[0]) is not int
                     or type(d[1]) is not int or d[1] <= 0):
-                raise _REFUSED
+                raise _Refused
             value: Fraction = tp(d[0], d[1])
             if value.denominator != d[1]:
-                raise _REFUSED
+                raise _Refused
             return value
         return fraction
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
@@ -513,7 +511,7 @@ def _make_quick(tp: Any) -> _Quick:
 
             def fixed(d: Any) -> Any:
                 if type(d) is not list or len(d) != count:
-                    raise _REFUSED
+                    raise _Refused
                 return tuple([one(x) for one, x in zip(items, d, strict=True)])
             return fixed
         return _quick_sequence(tp, origin, args[0])
@@ -528,33 +526,33 @@ def _make_quick(tp: Any) -> _Quick:
                 # a map of records of plain fields (Backhand Blow's units): every record's
                 # fields checked by exact type in a few C calls, not a call a record
                 if type(d) is not dict:
-                    raise _REFUSED
+                    raise _Refused
                 rows = d.values()
                 if (not set(map(type, rows)) <= _DICT
                         or not all(map(operator.eq, map(dict.keys, rows), itertools.repeat(keys)))
                         or tuple(map(type, itertools.chain.from_iterable(map(get, rows))))
                         != want * len(rows)):
-                    raise _REFUSED
+                    raise _Refused
                 return {k: record(**x) for k, x in d.items()}
             return str_map_records
         if args[0] is str:
             # as the full read: a map's keys are not checked (canonical data has str keys)
             def str_map(d: Any) -> Any:
                 if type(d) is not dict:
-                    raise _REFUSED
+                    raise _Refused
                 if plain:
                     if not set(map(type, d.values())) <= plain:
-                        raise _REFUSED
+                        raise _Refused
                     return dict(d)
                 return {k: vdec(x) for k, x in d.items()}
             return str_map
 
         def pairs(d: Any) -> Any:
             if type(d) is not list or any(type(p) is not list or len(p) != 2 for p in d):
-                raise _REFUSED
+                raise _Refused
             out = {kdec(k): vdec(x) for k, x in d}
             if len(out) != len(d):
-                raise _REFUSED
+                raise _Refused
             return out
         return pairs
     raise TypeError(f"no canonical form for {tp!r}")
@@ -592,20 +590,20 @@ def _quick_sequence(tp: Any, origin: Any, element: Any) -> _Quick:
 
     def sequence(d: Any) -> Any:
         if type(d) is not list:
-            raise _REFUSED
+            raise _Refused
         if plain:
             if len(d) < 2:
                 # no order to check, nor a duplicate: a unit's marks, most of them empty
                 if d and type(d[0]) is not element:
-                    raise _REFUSED
+                    raise _Refused
                 return build(d)
             if not set(map(type, d)) <= plain:
-                raise _REFUSED
+                raise _Refused
             out = build(d)
         else:
             out = build(map(item, d))
         if unordered and (len(out) != len(d) or to_data_of(tp, out) != d):
-            raise _REFUSED
+            raise _Refused
         return out
     return sequence
 
@@ -623,12 +621,12 @@ def _quick_dataclass(tp: type) -> _Quick:
 
     def decode(d: Any) -> Any:
         if type(d) is not dict or d.keys() != keys:
-            raise _REFUSED
+            raise _Refused
         if get_plain is not None:
             if tuple(map(type, get_plain(d))) != plain_types:
-                raise _REFUSED
+                raise _Refused
         elif plain_names and type(d[plain_names[0]]) is not plain_types[0]:
-            raise _REFUSED
+            raise _Refused
         if not typed:
             return tp(**d)
         values = dict(d)
