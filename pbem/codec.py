@@ -520,7 +520,8 @@ def _make_quick(tp: Any) -> _Quick:
         plain = _is_plain(args[1])
         records = _plain_record(args[1])
         if args[0] is str and records is not None:
-            keys, get, want, record = records
+            keys, hinted, record = records
+            orders: dict[tuple[str, ...], tuple[type, ...]] = {}
 
             def str_map_records(d: Any) -> Any:
                 # a map of records of plain fields (Backhand Blow's units): every record's
@@ -528,10 +529,23 @@ def _make_quick(tp: Any) -> _Quick:
                 if type(d) is not dict:
                     raise _Refused
                 rows = d.values()
-                if (not set(map(type, rows)) <= _DICT
-                        or not all(map(operator.eq, map(dict.keys, rows), itertools.repeat(keys)))
-                        or tuple(map(type, itertools.chain.from_iterable(map(get, rows))))
-                        != want * len(rows)):
+                if not rows:
+                    return {}
+                if not set(map(type, rows)) <= _DICT:
+                    raise _Refused
+                found = set(map(tuple, rows))
+                if len(found) != 1:
+                    raise _Refused  # fields in several orders: the full read takes them
+                order = found.pop()
+                types = orders.get(order)
+                if types is None:
+                    if len(order) != len(keys) or frozenset(order) != keys:
+                        raise _Refused
+                    types = tuple(hinted[name] for name in order)
+                    if len(orders) < 8:
+                        orders[order] = types
+                if (tuple(map(type, itertools.chain.from_iterable(map(dict.values, rows))))
+                        != types * len(rows)):
                     raise _Refused
                 return {k: record(**x) for k, x in d.items()}
             return str_map_records
@@ -567,19 +581,15 @@ def _is_plain(tp: Any) -> frozenset[type]:
 _DICT = frozenset({dict})
 
 
-def _plain_record(tp: Any) -> tuple[frozenset[str], Callable[[Any], Any],
-                                    tuple[type, ...], type] | None:
-    """For a dataclass of two or more fields all of plain types: its field names, a getter
-    of their values from its data (a map), their types in the getter's order, and the
-    class; None for any other type."""
+def _plain_record(tp: Any) -> tuple[frozenset[str], dict[str, Any], type] | None:
+    """For a dataclass of two or more fields all of plain types: its field names, their
+    types by name, and the class; None for any other type."""
     if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)):
         return None
     fields = _fields(tp)
     if len(fields) < 2 or not all(_is_plain(hint) for _, hint in fields):
         return None
-    names = tuple(name for name, _ in fields)
-    return (frozenset(names), operator.itemgetter(*names),
-            tuple(hint for _, hint in fields), tp)
+    return frozenset(name for name, _ in fields), dict(fields), tp
 
 
 def _quick_sequence(tp: Any, origin: Any, element: Any) -> _Quick:
@@ -612,20 +622,37 @@ def _quick_dataclass(tp: type) -> _Quick:
     fields = _fields(tp)
     names = tuple(name for name, _ in fields)
     keys = frozenset(names)
+    hints = dict(fields)
     # the fields of plain types, checked by exact type in one pass; the others decoded
-    plain = [(name, hint) for name, hint in fields if _is_plain(hint)]
     typed = [(name, _quick(hint)) for name, hint in fields if not _is_plain(hint)]
-    plain_names = tuple(name for name, _ in plain)
-    plain_types = tuple(hint for _, hint in plain)
-    get_plain = (operator.itemgetter(*plain_names) if len(plain_names) > 1 else None)
+    #: per order its fields come in (a save's is sorted, a snapshot's the class's own): a
+    #: picker of the plain fields' places and their types there, so that the key set is
+    #: checked once an order, not once a record
+    orders: dict[tuple[str, ...], tuple[Callable[[Any], Any] | None, tuple[Any, ...]]] = {}
+
+    def learn(order: tuple[str, ...]) -> tuple[Callable[[Any], Any] | None, tuple[Any, ...]]:
+        if len(order) != len(names) or frozenset(order) != keys:
+            raise _Refused
+        at = tuple(i for i, name in enumerate(order) if _is_plain(hints[name]))
+        want = tuple(hints[order[i]] for i in at)
+        pick: Callable[[Any], Any] | None
+        if len(at) == len(order):
+            pick = None
+        elif len(at) > 1:
+            pick = operator.itemgetter(*at)
+        else:
+            pick = operator.itemgetter(slice(at[0], at[0] + 1) if at else slice(0, 0))
+        if len(orders) < 8:
+            orders[order] = (pick, want)
+        return pick, want
 
     def decode(d: Any) -> Any:
-        if type(d) is not dict or d.keys() != keys:
+        if type(d) is not dict:
             raise _Refused
-        if get_plain is not None:
-            if tuple(map(type, get_plain(d))) != plain_types:
-                raise _Refused
-        elif plain_names and type(d[plain_names[0]]) is not plain_types[0]:
+        order = tuple(d)
+        pick, want = orders.get(order) or learn(order)
+        kinds = tuple(map(type, d.values()))
+        if (kinds if pick is None else pick(kinds)) != want:
             raise _Refused
         if not typed:
             return tp(**d)

@@ -251,6 +251,12 @@ def test_every_form_reads_the_same_both_ways() -> None:
      "tree.leaves['x'].steps: expected int, got _Sub 2"),
     ("leaves", {"x": {"hex": "0101", "steps": 2}},
      "tree.leaves['x']: Leaf fields differ (missing ['spent'], unknown [])"),
+    ("leaves", {"x": {"hex": "0101", "steps": 2, "spend": False}},
+     "tree.leaves['x']: Leaf fields differ (missing ['spent'], unknown ['spend'])"),
+    ("leaves", {"x": {"hex": "0101", "steps": 2, "spent": False},
+                "y": {"spent": True, "steps": 1, "hex": "0202"}}, None),  # any field order
+    ("maybe", {"spent": True, "steps": 1, "hex": "0202"}, None),
+    ("maybe", {"spent": True, "steps": 1, "hex": 2}, "tree.maybe.hex: expected str, got int 2"),
     ("leaves", {"x": {"hex": "0101", "steps": 2, "spent": 0}},
      "tree.leaves['x'].spent: expected bool, got int 0"),
     ("counts", {"a": True}, "tree.counts['a']: expected int, got bool True"),
