@@ -622,37 +622,20 @@ def _quick_dataclass(tp: type) -> _Quick:
     fields = _fields(tp)
     names = tuple(name for name, _ in fields)
     keys = frozenset(names)
-    hints = dict(fields)
     # the fields of plain types, checked by exact type in one pass; the others decoded
+    plain = [(name, hint) for name, hint in fields if _is_plain(hint)]
     typed = [(name, _quick(hint)) for name, hint in fields if not _is_plain(hint)]
-    #: per order its fields come in (a save's is sorted, a snapshot's the class's own): a
-    #: picker of the plain fields' places and their types there, so that the key set is
-    #: checked once an order, not once a record
-    orders: dict[tuple[str, ...], tuple[Callable[[Any], Any] | None, tuple[Any, ...]]] = {}
-
-    def learn(order: tuple[str, ...]) -> tuple[Callable[[Any], Any] | None, tuple[Any, ...]]:
-        if len(order) != len(names) or frozenset(order) != keys:
-            raise _Refused
-        at = tuple(i for i, name in enumerate(order) if _is_plain(hints[name]))
-        want = tuple(hints[order[i]] for i in at)
-        pick: Callable[[Any], Any] | None
-        if len(at) == len(order):
-            pick = None
-        elif len(at) > 1:
-            pick = operator.itemgetter(*at)
-        else:
-            pick = operator.itemgetter(slice(at[0], at[0] + 1) if at else slice(0, 0))
-        if len(orders) < 8:
-            orders[order] = (pick, want)
-        return pick, want
+    plain_names = tuple(name for name, _ in plain)
+    plain_types = tuple(hint for _, hint in plain)
+    get_plain = (operator.itemgetter(*plain_names) if len(plain_names) > 1 else None)
 
     def decode(d: Any) -> Any:
-        if type(d) is not dict:
+        if type(d) is not dict or d.keys() != keys:
             raise _Refused
-        order = tuple(d)
-        pick, want = orders.get(order) or learn(order)
-        kinds = tuple(map(type, d.values()))
-        if (kinds if pick is None else pick(kinds)) != want:
+        if get_plain is not None:
+            if tuple(map(type, get_plain(d))) != plain_types:
+                raise _Refused
+        elif plain_names and type(d[plain_names[0]]) is not plain_types[0]:
             raise _Refused
         if not typed:
             return tp(**d)
