@@ -199,6 +199,15 @@ class Leaf:
 
 
 @dataclasses.dataclass
+class Marked:
+    """A record whose every field has one data type, one of them not plain."""
+
+    hex: str
+    steps: int
+    marks: set[str]
+
+
+@dataclasses.dataclass
 class Tree:
     name: str
     colour: Colour
@@ -215,6 +224,7 @@ class Tree:
     maybe: Leaf | None
     lenient: Lenient
     anything: Any
+    marked: list[Marked]
     _cache: int = 0
     derived: int = dataclasses.field(default=0, init=False)
 
@@ -225,7 +235,8 @@ def _tree() -> Tree:
                 leaves={"x": Leaf("0101", 2, False), "y": Leaf("0202", 1, True)},
                 counts={"a": 1}, placed={(1, 2): Leaf("0102", 3, False)}, at=(4, 5),
                 path=("p", "q"), log=[Leaf("0303", 0, True)], maybe=None,
-                lenient=Lenient.ONE, anything={"k": [1]})
+                lenient=Lenient.ONE, anything={"k": [1]},
+                marked=[Marked("0101", 1, set()), Marked("0202", 2, {"b", "a"})])
 
 
 def test_every_form_reads_the_same_both_ways() -> None:
@@ -257,6 +268,18 @@ def test_every_form_reads_the_same_both_ways() -> None:
                 "y": {"spent": True, "steps": 1, "hex": "0202"}}, None),  # any field order
     ("maybe", {"spent": True, "steps": 1, "hex": "0202"}, None),
     ("maybe", {"spent": True, "steps": 1, "hex": 2}, "tree.maybe.hex: expected str, got int 2"),
+    ("marked", [{"hex": "0101", "steps": 1, "marks": ["b", "a"]}],
+     "tree.marked[0].marks: a set must be listed once each, in canonical order"),
+    ("marked", [{"hex": "0101", "steps": 1, "marks": {}}],
+     "tree.marked[0].marks: expected a list, got dict {}"),
+    ("marked", [{"hex": "0101", "steps": True, "marks": []}],
+     "tree.marked[0].steps: expected int, got bool True"),
+    ("marked", [{"hex": "0101", "step": 1, "marks": []}],
+     "tree.marked[0]: Marked fields differ (missing ['steps'], unknown ['step'])"),
+    ("marked", [{"hex": "0101", "steps": 1, "marks": [3]}],
+     "tree.marked[0].marks[0]: expected str, got int 3"),
+    ("marked", [{"marks": ["a"], "steps": 1, "hex": "0101"},
+                {"hex": "0101", "steps": 1, "marks": ["a", "b"]}], None),
     ("leaves", {"x": {"hex": "0101", "steps": 2, "spent": 0}},
      "tree.leaves['x'].spent: expected bool, got int 0"),
     ("counts", {"a": True}, "tree.counts['a']: expected int, got bool True"),
