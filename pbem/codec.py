@@ -53,8 +53,15 @@ def to_data(value: Any) -> Any:
 
 
 def from_data(cls: type[T], data: Any, where: str = "position") -> T:
-    """The value of type ``cls`` that ``data`` (from :func:`to_data`) stands for."""
-    result: T = _decoder(cls)(data, where)
+    """The value of type ``cls`` that ``data`` (from :func:`to_data`) stands for.
+
+    Read first by the quick decoders (:func:`_quick`), which build no error path; where
+    they refuse (or anything in them raises), the path-naming decoders read the same data
+    again, so a refusal raises the very :class:`~pbem.errors.FormatError` it always did."""
+    try:
+        result: T = _quick(cls)(data)
+    except Exception:  # the full read below names the fault (or reads what this refused)
+        result = _decoder(cls)(data, where)
     return result
 
 
@@ -397,6 +404,305 @@ def _make_decoder(tp: Any) -> _Decoder:
             return out
         return pairs
     raise TypeError(f"no canonical form for {tp!r}")
+
+
+# -- the quick decoders: no error path built (issue 35) ---------------------------------------
+#
+# The decoders above build every value's error path (``f"{w}.{n}"``, ``f"{w}[{i}]"``) before
+# they read it, though a path is only read when the value is wrong: for every field of
+# every unit of a snapshot.  These read the same data with the same checks and no path,
+# and raise :class:`_Refused` at the first fault; :func:`from_data` then reads the data
+# again with the decoders above, which name it.  They must refuse at least what those
+# refuse (a quick read that accepts gives the value): each check below is the one of the
+# decoder above it mirrors, and where a check would cost a rewrite (an enum's own
+# ``_missing_``) the quick one refuses and lets the full read decide.
+
+_Quick = Callable[[Any], Any]
+_QUICK: dict[Any, _Quick] = {}
+#: the dataclasses whose quick readers are being made (one that holds itself waits)
+_QUICK_BUILDING: set[Any] = set()
+
+
+class _Refused(Exception):
+    """The quick read met data its type does not promise; the full read names it.  Raised
+    as a new instance each time: one raised again keeps every traceback it went through."""
+
+
+def _quick(tp: Any) -> _Quick:
+    found = _QUICK.get(tp)
+    if found is None:
+        found = _QUICK[tp] = _make_quick(tp)
+    return found
+
+
+def _exact(tp: type) -> _Quick:
+    def exact(d: Any) -> Any:
+        if type(d) is not tp:
+            raise _Refused
+        return d
+    return exact
+
+
+def _quick_none(d: Any) -> Any:
+    if d is not None:
+        raise _Refused
+    return None
+
+
+def _quick_any(d: Any) -> Any:
+    return d
+
+
+def _make_quick(tp: Any) -> _Quick:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is Any:
+        return _quick_any
+    if tp in (int, str, bytes, bool):
+        return _exact(tp)
+    if tp is type(None):
+        return _quick_none
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        # the member ``tp(d)`` finds first (EnumType.__call__ looks in this map before
+        # anything else); a value not in it (or unhashable) goes to the full read
+        members = tp._value2member_map_
+
+        def member(d: Any) -> Any:
+            found = members.get(d)
+            if found is None:
+                raise _Refused
+            return found
+        return member
+    if _is_fraction(tp):
+        def fraction(d: Any) -> Any:
+            if (type(d) is not list or len(d) != 2 or type(d[0]) is not int
+                    or type(d[1]) is not int or d[1] <= 0):
+                raise _Refused
+            value: Fraction = tp(d[0], d[1])
+            if value.denominator != d[1]:
+                raise _Refused
+            return value
+        return fraction
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        # built at once (a container keeps its item's reader: a wrapper that looked it up
+        # would be one more call a unit), but for a dataclass that holds itself
+        if tp not in _QUICK_BUILDING:
+            _QUICK_BUILDING.add(tp)
+            try:
+                return _quick_dataclass(tp)
+            finally:
+                _QUICK_BUILDING.discard(tp)
+        resolved: list[_Quick] = []
+
+        def quick_dc(d: Any) -> Any:
+            if not resolved:
+                resolved.append(_quick(tp))
+            return resolved[0](d)
+        return quick_dc
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        if len(inner) != 1:
+            raise TypeError(f"only X | None unions have a canonical form, not {tp!r}")
+        one = _quick(inner[0])
+        return lambda d: None if d is None else one(d)
+    if origin in (tuple, list, set, frozenset):
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            items = [_quick(a) for a in args]
+            count = len(items)
+
+            def fixed(d: Any) -> Any:
+                if type(d) is not list or len(d) != count:
+                    raise _Refused
+                return tuple([one(x) for one, x in zip(items, d, strict=True)])
+            return fixed
+        return _quick_sequence(tp, origin, args[0])
+    if origin is dict:
+        kdec, vdec = _quick(args[0]), _quick(args[1])
+        plain = _is_plain(args[1])
+        records = _plain_record(args[1])
+        if args[0] is str and records is not None:
+            keys, hinted, record = records
+            orders: dict[tuple[str, ...], tuple[type, ...]] = {}
+
+            def str_map_records(d: Any) -> Any:
+                # a map of records of plain fields (Backhand Blow's units): every record's
+                # fields checked by exact type in a few C calls, not a call a record
+                if type(d) is not dict:
+                    raise _Refused
+                rows = d.values()
+                if not rows:
+                    return {}
+                if not set(map(type, rows)) <= _DICT:
+                    raise _Refused
+                found = set(map(tuple, rows))
+                if len(found) != 1:
+                    raise _Refused  # fields in several orders: the full read takes them
+                order = found.pop()
+                types = orders.get(order)
+                if types is None:
+                    if len(order) != len(keys) or frozenset(order) != keys:
+                        raise _Refused
+                    types = tuple(hinted[name] for name in order)
+                    if len(orders) < 8:
+                        orders[order] = types
+                if (tuple(map(type, itertools.chain.from_iterable(map(dict.values, rows))))
+                        != types * len(rows)):
+                    raise _Refused
+                return {k: record(**x) for k, x in d.items()}
+            return str_map_records
+        if args[0] is str:
+            # as the full read: a map's keys are not checked (canonical data has str keys)
+            def str_map(d: Any) -> Any:
+                if type(d) is not dict:
+                    raise _Refused
+                if plain:
+                    if not set(map(type, d.values())) <= plain:
+                        raise _Refused
+                    return dict(d)
+                return {k: vdec(x) for k, x in d.items()}
+            return str_map
+
+        def pairs(d: Any) -> Any:
+            if type(d) is not list or any(type(p) is not list or len(p) != 2 for p in d):
+                raise _Refused
+            out = {kdec(k): vdec(x) for k, x in d}
+            if len(out) != len(d):
+                raise _Refused
+            return out
+        return pairs
+    raise TypeError(f"no canonical form for {tp!r}")
+
+
+def _is_plain(tp: Any) -> frozenset[type]:
+    """The one exact type a plain value of ``tp`` has (int, str, bytes, bool), as a set;
+    empty for any other type."""
+    return frozenset({tp}) if tp in (int, str, bytes, bool) else frozenset()
+
+
+_DICT = frozenset({dict})
+
+
+def _plain_record(tp: Any) -> tuple[frozenset[str], dict[str, Any], type] | None:
+    """For a dataclass of two or more fields all of plain types: its field names, their
+    types by name, and the class; None for any other type."""
+    if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)):
+        return None
+    fields = _fields(tp)
+    if len(fields) < 2 or not all(_is_plain(hint) for _, hint in fields):
+        return None
+    return frozenset(name for name, _ in fields), dict(fields), tp
+
+
+def _quick_sequence(tp: Any, origin: Any, element: Any) -> _Quick:
+    item = _quick(element)
+    plain = _is_plain(element)
+    build: Callable[[Any], Any] = origin
+    unordered = origin in (set, frozenset)
+
+    def sequence(d: Any) -> Any:
+        if type(d) is not list:
+            raise _Refused
+        if plain:
+            if len(d) < 2:
+                # no order to check, nor a duplicate: a unit's marks, most of them empty
+                if d and type(d[0]) is not element:
+                    raise _Refused
+                return build(d)
+            if not set(map(type, d)) <= plain:
+                raise _Refused
+            out = build(d)
+        else:
+            out = build(map(item, d))
+        if unordered and (len(out) != len(d) or to_data_of(tp, out) != d):
+            raise _Refused
+        return out
+    return sequence
+
+
+def _quick_dataclass(tp: type) -> _Quick:
+    fields = _fields(tp)
+    names = tuple(name for name, _ in fields)
+    keys = frozenset(names)
+    # the fields of plain types, checked by exact type in one pass; the others decoded
+    plain = [(name, hint) for name, hint in fields if _is_plain(hint)]
+    typed = [(name, _quick(hint)) for name, hint in fields if not _is_plain(hint)]
+    plain_names = tuple(name for name, _ in plain)
+    plain_types = tuple(hint for _, hint in plain)
+    get_plain = (operator.itemgetter(*plain_names) if len(plain_names) > 1 else None)
+    shapes = {name: _data_type(hint) for name, hint in fields}
+    if typed and len(typed) <= 2 and all(shapes.values()):
+        return _quick_shaped(tp, keys, shapes, typed)
+
+    def decode(d: Any) -> Any:
+        if type(d) is not dict or d.keys() != keys:
+            raise _Refused
+        if get_plain is not None:
+            if tuple(map(type, get_plain(d))) != plain_types:
+                raise _Refused
+        elif plain_names and type(d[plain_names[0]]) is not plain_types[0]:
+            raise _Refused
+        if not typed:
+            return tp(**d)
+        values = dict(d)
+        for name, one in typed:
+            values[name] = one(d[name])
+        return tp(**values)
+    return decode
+
+
+def _data_type(tp: Any) -> type | None:
+    """The one type a value of ``tp`` has in its data (a set's is a list...), or None
+    where it may have several (an ``X | None``, an enum, ``Any``)."""
+    origin = typing.get_origin(tp)
+    if _is_plain(tp):
+        return tp  # type: ignore[no-any-return]
+    if origin in (tuple, list, set, frozenset) or _is_fraction(tp):
+        return list
+    if origin is dict:
+        return dict if typing.get_args(tp)[0] is str else list
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return dict
+    return None
+
+
+def _quick_shaped(tp: type, keys: frozenset[str], shapes: dict[str, Any],
+                  typed: list[tuple[str, _Quick]]) -> _Quick:
+    """The quick reader of a dataclass whose every field has one type in its data and a
+    few are not plain (White Death's units and their ``marks``): the field names checked
+    once an order they come in, then every field's data type in one tuple compare, then
+    the few decoded."""
+    orders: dict[tuple[str, ...], tuple[Any, ...]] = {}
+
+    def learn(order: tuple[str, ...]) -> tuple[Any, ...]:
+        if len(order) != len(keys) or frozenset(order) != keys:
+            raise _Refused
+        want = tuple(shapes[name] for name in order)
+        if len(orders) < 8:
+            orders[order] = want
+        return want
+
+    if len(typed) == 1:
+        (name, one), = typed
+
+        def decode_one(d: Any) -> Any:
+            if type(d) is not dict:
+                raise _Refused
+            order = tuple(d)
+            if tuple(map(type, d.values())) != (orders.get(order) or learn(order)):
+                raise _Refused
+            return tp(**{**d, name: one(d[name])})
+        return decode_one
+
+    def decode(d: Any) -> Any:
+        if type(d) is not dict:
+            raise _Refused
+        order = tuple(d)
+        if tuple(map(type, d.values())) != (orders.get(order) or learn(order)):
+            raise _Refused
+        values = dict(d)
+        for field, read in typed:
+            values[field] = read(d[field])
+        return tp(**values)
+    return decode
 
 
 def to_data_of(tp: Any, value: Any) -> Any:
