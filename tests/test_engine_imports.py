@@ -34,6 +34,10 @@ CASES = {
                 "                        else tuple(r.contents[:r.count]))\n"
                 "    s.apply(s.legal_actions()[-1])\n"
                 "s.zoc_of('us')\n"
+                # a blown bridge's overlay (S3) and the kit's graph searches load when
+                # first asked, not with the movement costs (issue 35)
+                "s.overlay()\n"
+                "from engines.hexkit.movement import trace\n"
                 "assert not ENGINE.check_scenarios()"),
     # a turn names its units off the position (State.counters), not the board's picture
     "for-the-motherland": ("engines.motherland", "4-uranus", ("pbem.view",),
@@ -41,9 +45,10 @@ CASES = {
                       "assert not ENGINE.check_scenarios()"),
     # a unit's moves (15.0) load the kit's movement search; a Front Marker's trace
     # (14.1) does not; a turn names its units off the position, not the board's picture,
-    # and checks no hex number (pbem scenario check)
+    # and checks no hex number (pbem scenario check); the kit's overlays, which no rule
+    # of this game reads, in the test after the next
     "backhand-blow": ("engines.backhand", "high-water-mark",
-                      ("engines.hexkit.movement", "engines.hexkit.overlay", "pbem.view",
+                      ("engines.hexkit.movement", "pbem.view",
                        "engines.hexkit.board", "engines.hexkit.checks"),
                       "from engines.backhand.movement import destinations\n"
                       "u = sorted(u for u, x in s.pos.units.items() if x.at[:1].isdigit())[0]\n"
@@ -229,3 +234,57 @@ def test_backhand_blow_traces_a_front_marker_without_the_movement_search() -> No
              "      sorted(m for m in ('engines.hexkit.movement', 'engines.hexkit.overlay')\n"
              "             if m in sys.modules))\n")
     assert _run(probe) == "True False []"
+
+
+#: the kit's modules a search, an overlay or a ZOC needs, which pricing one step does not
+_SEARCHES = ("engines.hexkit.graph", "engines.hexkit.odds", "engines.hexkit.overlay",
+             "engines.hexkit.zoc")
+
+
+def test_white_death_prices_an_advance_without_the_kits_searches() -> None:
+    """A restored White Death game asked whether a unit may advance (Rule 9.D: one step,
+    priced once, as an ``act`` after a fire asks) loads the kit's movement costs and none
+    of its graph searches, overlays, odds or ZOC policies (issue 35: about 0.45 M
+    instructions each to load); those still load where used, and movement's graph names
+    are still there."""
+    snapshot = _run(_NEW.format(package="engines.white_death", scenario="purkayev"))
+    probe = ("import json, sys\nfrom engines.white_death import ENGINE\n"
+             "from engines.white_death.terrain import may_advance_into\n"
+             "s = ENGINE.restore(json.loads(sys.stdin.read()))\n"
+             "uid = sorted(u for u, x in s.pos.units.items() if x.loc == '4304')[0]\n"
+             "print(may_advance_into(s, uid, '4304', '4203'))\n"
+             f"print(sorted(m for m in {_SEARCHES!r} if m in sys.modules))\n"
+             "import engines.hexkit.graph as graph\n"
+             "from engines.hexkit.movement import breadth_first, lightest_chain, region, "
+             "spread, trace\n"
+             "print(trace is graph.trace, spread is graph.spread, region is graph.region,\n"
+             "      breadth_first is graph.breadth_first,\n"
+             "      lightest_chain is graph.lightest_chain)\n"
+             "from engines.hexkit.movement import StepCosts, reachable\n"
+             "m = s.ter.map\n"
+             "r = reachable(StepCosts(m, s.ter.move_class(s.utype(uid).mob)), '4304', 2)\n"
+             "print('4203' in r.cost, 'engines.hexkit.zoc' in sys.modules)\n"
+             "import engines.hexkit.movement as mv\n"
+             "try:\n    mv.nothing_here\nexcept AttributeError as e:\n    print(e)\n")
+    assert _run_all(probe, snapshot) == [
+        "True", "[]", "True True True True True", "True True",
+        "module 'engines.hexkit.movement' has no attribute 'nothing_here'"]
+
+
+def test_backhand_blow_checks_a_move_without_overlays_or_graph_searches() -> None:
+    """Backhand Blow's first move check of a command (15.0: the unit's destinations on the
+    printed map, as a ``receive`` replays a move) compiles its costs without loading the
+    kit's overlays or graph searches (issue 35)."""
+    snapshot = _run(_NEW.format(package="engines.backhand", scenario="high-water-mark"))
+    probe = ("import json, sys\nfrom engines.backhand import ENGINE\n"
+             "from engines.backhand.movement import destinations\n"
+             "s = ENGINE.restore(json.loads(sys.stdin.read()))\n"
+             "u = sorted(u for u, x in s.pos.units.items() if x.at[:1].isdigit())[0]\n"
+             "print(bool(destinations(s, (u,), s.pos.units[u].at)))\n"
+             "print(sorted(m for m in ('engines.hexkit.overlay', 'engines.hexkit.graph',\n"
+             "                         'engines.hexkit.movement') if m in sys.modules))\n")
+    assert _run_all(probe, snapshot) == ["True", "['engines.hexkit.movement']"]
+    # nor does a restored game's turn (a listing, an action, the listing after it)
+    forbidden = ("engines.hexkit.overlay", "engines.hexkit.graph")
+    turn = _TURN.format(package="engines.backhand", forbidden=forbidden)
+    assert json.loads(_run(turn, snapshot)) == []

@@ -24,23 +24,38 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 from engines.hexkit.geometry import Hexside, hexside
-from engines.hexkit.graph import breadth_first as breadth_first
-from engines.hexkit.graph import lightest_chain as lightest_chain
-from engines.hexkit.graph import region as region
-from engines.hexkit.graph import spread as spread
-from engines.hexkit.graph import trace as trace
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
-from engines.hexkit.odds import fraction_type
-from engines.hexkit.overlay import OverlaidMap, Overlay, StepHook
-from engines.hexkit.shared import Shared
+from engines.hexkit.shared import Shared, fraction_type
 from engines.hexkit.tables import TerrainChart, parse_cost, parse_enter_leave
-from engines.hexkit.zoc import IGNORE_ZOC, ZocPolicy
 
 # Fraction is imported where a value is made: importing fractions pulls decimal and costs a
-# command 9 M instructions, and most commands of most games make no fraction (issue 35)
+# command 9 M instructions, and most commands of most games make no fraction (issue 35).
+# The graph searches, overlays and ZOC policies load where first used: a command that
+# prices one step (White Death's advance, Rule 9.D) runs none of them, and each module
+# costs it about 0.45 M instructions to load (issue 35)
 if TYPE_CHECKING:
     from fractions import Fraction
+
+    from engines.hexkit.graph import breadth_first as breadth_first
+    from engines.hexkit.graph import lightest_chain as lightest_chain
+    from engines.hexkit.graph import region as region
+    from engines.hexkit.graph import spread as spread
+    from engines.hexkit.graph import trace as trace
+    from engines.hexkit.overlay import OverlaidMap, Overlay, StepHook
+    from engines.hexkit.zoc import ZocPolicy
+
+#: the graph searches this module has always offered, re-exported from
+#: :mod:`engines.hexkit.graph` when first asked (:func:`__getattr__`)
+_GRAPH = frozenset({"breadth_first", "lightest_chain", "region", "spread", "trace"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _GRAPH:
+        from engines.hexkit import graph
+
+        return getattr(graph, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 Cost: TypeAlias = "int | Fraction"
 #: a cost in a class's own values (:data:`Cost`) or a pricer's scaled ints; the bound is
@@ -258,7 +273,9 @@ class StepCosts:
             raise ValueError(f"{move_class.name}: priced by its own step_cost, or a cost "
                              "not a non-negative int or Fraction: compile a MoveCosts")
         #: the map the rows index (the printed one under an overlay)
-        self.map = hexmap.base if isinstance(hexmap, OverlaidMap) else hexmap
+        # asked of the printed map, not of the overlay's: a first move check compiles the
+        # printed map's costs and loads no overlay module (issue 35)
+        self.map = hexmap if isinstance(hexmap, HexMap) else hexmap.base
         self.move_class = move_class
         self.scale = pricer.scale
         #: what :func:`reachable` reads of a :class:`MoveCosts`: the rows by hex index
@@ -474,6 +491,8 @@ class MoveCosts(Shared):
         if found is not None:
             return found
         overlay.check(self.map)
+        from engines.hexkit.overlay import OverlaidMap
+
         view = OverlaidMap(self.map, overlay)
         ids = self.map.ids
         priced: dict[tuple[int, int], Cost | None] = {}
@@ -595,7 +614,7 @@ def reachable(
     allowance: Cost,
     *,
     zoc: Iterable[HexId] | None = None,
-    policy: ZocPolicy = IGNORE_ZOC,
+    policy: ZocPolicy | None = None,
     blocked: Iterable[HexId] | Callable[[HexId], bool] | None = None,
     can_end: Callable[[HexId], bool] | None = None,
     min_one_hex: bool = False,
@@ -604,7 +623,8 @@ def reachable(
 ) -> Reach:
     """Dijkstra from ``start`` spending at most ``allowance``.
 
-    ``zoc`` is the set of hexes in enemy ZOC and ``policy`` what they do.  ``blocked``
+    ``zoc`` is the set of hexes in enemy ZOC and ``policy`` what they do (none:
+    :data:`~engines.hexkit.zoc.IGNORE_ZOC`).  ``blocked``
     hexes may not be entered (enemy units).  ``can_end`` is the game's stacking check:
     a hex failing it may be passed through but not ended in (White Death Rule 4).
     ``min_one_hex`` is "a unit may always move one hex" (For the Motherland! 5.1.3):
@@ -613,6 +633,10 @@ def reachable(
     cost is final.  ``hook`` is a rule on steps out of some hexes that depends on where
     the path came from (see :class:`~engines.hexkit.overlay.StepHook`).
     """
+    if policy is None:  # ZOC ignored: the policy module loads with the first search
+        from engines.hexkit.zoc import IGNORE_ZOC
+
+        policy = IGNORE_ZOC
     hexmap = costs.map
     ids, index = hexmap.ids, hexmap.index
     if start not in index:
@@ -816,7 +840,7 @@ def reaches(
     goal: HexId,
     *,
     zoc: Iterable[HexId] | None = None,
-    policy: ZocPolicy = IGNORE_ZOC,
+    policy: ZocPolicy | None = None,
     blocked: Iterable[HexId] | None = None,
 ) -> bool:
     """Whether ``goal`` is among the hexes :func:`reachable` finds from ``start`` with
@@ -829,6 +853,10 @@ def reaches(
     the allowance is never taken.  That bound never overstates, so the goal is reached
     exactly when the whole search reaches it, after a fraction of its hexes: a move's
     check searched every hex cheaper than its goal, in every direction (issue 35)."""
+    if policy is None:  # ZOC ignored: the policy module loads with the first search
+        from engines.hexkit.zoc import IGNORE_ZOC
+
+        policy = IGNORE_ZOC
     hexmap = costs.map
     index = hexmap.index
     if start not in index:

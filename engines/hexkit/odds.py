@@ -20,6 +20,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias
 
+# kept with Shared, which every command loads: movement makes fractions without this
+# module's combat tables (issue 35); ``odds.fraction_type`` is the same function
+from engines.hexkit.shared import fraction_type as fraction_type
+
 # Fraction is imported where a value is made: importing fractions pulls decimal and costs a
 # command 9 M instructions, and most commands of most games make no fraction (issue 35)
 if TYPE_CHECKING:
@@ -27,20 +31,6 @@ if TYPE_CHECKING:
 
 #: movement and combat quantities: whole numbers or exact fractions, never floats
 Number: TypeAlias = "int | Fraction"
-
-_FRACTION: list[type[Fraction]] = []
-
-
-def fraction_type() -> type[Fraction]:
-    """:class:`fractions.Fraction`, imported when first asked: a function that makes a
-    fraction calls this rather than importing it, since an import statement run per
-    call (a search unscales every hex it reaches) cost more than the import saved."""
-    if not _FRACTION:
-        from fractions import Fraction
-
-        _FRACTION.append(Fraction)
-    return _FRACTION[0]
-
 
 # an odds column label's pattern, read by hand (:func:`_odds_terms`), not compiled: every
 # command that resolves a combat reads its table's labels, and compiling this was 0.96 M

@@ -21,8 +21,7 @@ from typing import Any
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.movement import Cost, MoveClass
-from engines.hexkit.odds import fraction_type
-from engines.hexkit.shared import Shared
+from engines.hexkit.shared import Shared, fraction_type
 
 #: the memo's "not priced yet" (``None`` is a price: prohibited)
 _UNSET: Any = object()

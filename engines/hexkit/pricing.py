@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.geometry import Hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.movement import Cost, MoveClass, _denominator, _unscale, crossing_cost
-from engines.hexkit.odds import fraction_type
-from engines.hexkit.overlay import OverlaidMap
+from engines.hexkit.shared import fraction_type
+
+if TYPE_CHECKING:  # a map seen through an overlay is priced alike: only annotated here
+    from engines.hexkit.overlay import OverlaidMap
 
 #: a memo's "not priced yet" (``None`` is a price: prohibited)
 _UNSET: Any = object()

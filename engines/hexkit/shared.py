@@ -8,7 +8,10 @@ that derive from :class:`Shared` are returned as themselves by ``copy`` and ``de
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 class Shared:
@@ -21,3 +24,17 @@ class Shared:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self
+
+
+_FRACTION: list[type[Fraction]] = []
+
+
+def fraction_type() -> type[Fraction]:
+    """:class:`fractions.Fraction`, imported when first asked: a function that makes a
+    fraction calls this rather than importing it, since an import statement run per
+    call (a search unscales every hex it reaches) cost more than the import saved."""
+    if not _FRACTION:
+        from fractions import Fraction
+
+        _FRACTION.append(Fraction)
+    return _FRACTION[0]

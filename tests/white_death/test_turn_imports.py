@@ -62,11 +62,13 @@ def test_a_decision_that_moves_nothing_loads_no_movement_module() -> None:
     assert loaded == []
     assert made == []  # the movement listing's record class is made with the listing
     # the movement phase after it lists moves (Rule 6): its rules load, with the kit's
-    # costs; no line of sight is traced, no barrage fired
+    # costs; no line of sight is traced, no barrage fired, no odds worked out (the kit's
+    # movement costs load no odds module, issue 35)
     phase, moves, loaded = then
     assert phase == "movement"
     assert any(m.startswith("move ") for m in moves)
     assert loaded == [m for m in LAZY if m not in ("engines.hexkit.los",
+                                                   "engines.hexkit.odds",
                                                    "engines.white_death.artillery")]
 
 
