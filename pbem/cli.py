@@ -14,7 +14,7 @@ import gc
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, TypeVar, cast
 
@@ -27,7 +27,7 @@ import click  # noqa: E402
 if TYPE_CHECKING:
     from rich.console import Console
 
-from pbem import __version__  # noqa: E402
+from pbem import __version__, collector_off  # noqa: E402
 from pbem.errors import (  # noqa: E402
     DuplicateFile,
     FormatError,
@@ -347,9 +347,18 @@ def note_written(game: Any, seq: int, path: Path) -> None:
 
 
 def print_events(events: list[Any], rolls: list[Any], side: str | None,
-                 counters: dict[str, str] | None = None) -> None:
+                 counters: Mapping[str, str] | Callable[[], Mapping[str, str]] | None = None
+                 ) -> None:
+    """What an act or an import tells ``side``, its units named as ``counters`` read
+    (or as the counters a callable makes, asked only when a line names a unit: an
+    engine's counters read every unit on the map, and most of what an act tells, a
+    phase ending, units entering, a roll, names none: issue 35, 1.5 M instructions)."""
     from pbem.naming import told
 
+    if callable(counters):
+        # pbem.naming.named looks up an event's ``units`` (every counter for None)
+        counters = counters() if any(e.units is None or e.units for e in events
+                                     if e.visible(side)) else {}
     for _, line in told(events, rolls, side, counters or {}):
         echo(f"  {line}")
 
@@ -679,19 +688,8 @@ def collector_paused(command: F) -> F:
 
     @functools.wraps(command)
     def paused(*args: Any, **kwargs: Any) -> Any:
-        was = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_off():
             return command(*args, **kwargs)
-        finally:
-            # everything tracked, the command's objects too, to the oldest generation in
-            # one step (freeze, then unfreeze into it): enabling the collector over them
-            # where they are would examine them all at once, and frozen they could never
-            # be collected in a process that goes on after the command
-            gc.freeze()
-            gc.unfreeze()
-            if was:
-                gc.enable()
 
     return cast(F, paused)
 

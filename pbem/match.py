@@ -586,22 +586,26 @@ class Match:
 
     # -- files from the opponent -----------------------------------------------------------------
 
-    def check_in(self, env: Envelope) -> Accepted:
+    def check_in(self, env: Envelope, body: dict[str, Any] | None = None) -> Accepted:
         """Verify the opponent's next file ``env`` and play it into the verified game
         (:meth:`took` then adds it to the transcript).  Not transactional: after an error
-        this match is to be dropped (the store's save is what stays good)."""
+        this match is to be dropped (the store's save is what stays good).  ``body``:
+        what ``env.decode()`` gave the caller already, read here and never changed."""
         known = self.files
-        claimed = env.decode().get("seq")
+        # decoded once for every check below (the verifier reads it and changes nothing)
+        if body is None:
+            body = env.decode()
+        claimed = body.get("seq")
         if self.pending and env.key in self.verifier.keys.values() \
                 and type(claimed) is int and claimed != len(self.files):
             # a second version of a file already held is evidence whatever we hold
             # unsealed, and a file after a missing one says which is missing: those
             # checks come before the pending-actions one (issue 23 item 4)
-            self.verifier.classify(env, env.decode(), known)
+            self.verifier.classify(env, body, known)
         if self.pending:
             raise ChainError(f"a file from the opponent arrived while you hold unsealed "
                              f"actions in {self.name}", reason="out-of-turn")
-        return self.verifier.add(env, known, transactional=False)
+        return self.verifier.add(env, known, transactional=False, body=body)
 
     def took(self, data: bytes) -> None:
         """The file :meth:`check_in` accepted is the game's next one, which came in now."""

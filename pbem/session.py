@@ -132,14 +132,13 @@ def read_save(home: Home, path: Path, data: bytes | None = None) -> tuple[bytes,
     return data, env.decode()
 
 
-def _summary_key(home: Home, path: Path, data: bytes,
-                 key: bytes | None = None) -> tuple[bytes, bytes]:
+def _summary_key(home: Home, path: Path, key: bytes | None = None) -> tuple[bytes, bytes]:
+    """The entry's name and the home key it must name: one entry per save name,
+    overwritten as the game goes on."""
     from pbem import datacache
 
-    # one entry per save name, overwritten as the game goes on; the entry holds the hash
-    # of the exact save bytes (and of the home's key) it was read from
     return (datacache.make_key("summary", path.name),
-            datacache.make_key(home.card().key if key is None else key, data))
+            home.card().key if key is None else key)
 
 
 def _kept_summary(home: Home, path: Path, data: bytes, key: bytes | None = None, *,
@@ -148,18 +147,21 @@ def _kept_summary(home: Home, path: Path, data: bytes, key: bytes | None = None,
     verified by an earlier command (the data cache, HOME/cache), or None.
 
     Fifty games used to cost fifty Ed25519 checks per ``status``, ``list`` and
-    ``receive`` (issue 19).  The entry is used only for the same save bytes under the same
-    home key, so a save altered since is verified, and refused, as before; an entry forged
-    by someone who can write the home changes only what this home's status lists (every
-    command that loads the game still verifies its save).  ``key``: the home's public
-    key, read once by a caller that looks at every save."""
+    ``receive`` (issue 19).  The entry holds the exact save bytes it was read from and
+    the home key that verified them, and is used only for the same bytes under the same
+    key, compared whole: a save altered since is verified, and refused, as before; an
+    entry forged by someone who can write the home changes only what this home's
+    status lists (every command that loads the game still verifies its save).  The
+    bytes, not their SHA-256: hashing a save took 47 instructions a byte, twice in a
+    receive and once in every act and status (issue 35), and comparing them is exact.
+    ``key``: the home's public key, read once by a caller that looks at every save."""
     from pbem import datacache
 
     if datacache.directory() is None:
         return None
-    name, digest = keys or _summary_key(home, path, data, key)
+    name, home_key = keys or _summary_key(home, path, key)
     kept = datacache.load("summary", name)
-    if type(kept) is not dict or kept.get("save") != digest \
+    if type(kept) is not dict or kept.get("key") != home_key or kept.get("save") != data \
             or type(kept.get("status")) is not dict:
         return None
     status: dict[str, Any] = kept["status"]
@@ -169,13 +171,13 @@ def _kept_summary(home: Home, path: Path, data: bytes, key: bytes | None = None,
 def _keep_summary(home: Home, path: Path, data: bytes, status: dict[str, Any], *,
                   keys: tuple[bytes, bytes] | None = None) -> None:
     """Keep ``status`` for the save bytes ``data`` (``keys``: their :func:`_summary_key`,
-    if made already: hashing a save costs about 47 instructions a byte)."""
+    if made already)."""
     from pbem import datacache
 
     if datacache.directory() is None:
         return
-    name, digest = keys or _summary_key(home, path, data)
-    datacache.store("summary", name, {"save": digest, "status": status})
+    name, home_key = keys or _summary_key(home, path)
+    datacache.store("summary", name, {"key": home_key, "save": data, "status": status})
 
 
 def times_of(log: list[dict[str, Any]]) -> dict[str, Any]:
@@ -382,10 +384,9 @@ class Home:
 
         for path in self.save_paths():
             data = read_bounded(path, MAX_SAVE)
-            # the save's hash made once, for the kept summary looked up and, when none
-            # is, the one kept (issue 35: twice the save's hash, 0.37 M instructions for
-            # an 8 KB save, on a receive after a board's session, which keeps none)
-            keys = _summary_key(self, path, data) if datacache.directory() else None
+            # the entry's name made once, for the kept summary looked up and, when none
+            # is, the one kept
+            keys = _summary_key(self, path) if datacache.directory() else None
             kept = _kept_summary(self, path, data, keys=keys)
             if kept is not None and kept["game_id"] != game_id.hex():
                 continue
@@ -555,7 +556,7 @@ class Home:
             raise ChainError(f"this file is for game {game_id.hex()[:12]}, which is not in "
                              f"{self.games_dir}", path=source, reason="other-game")
         try:
-            report = game.receive(env, source)
+            report = game.receive(env, source, body)
             report.game = game
             return report
         except DuplicateFile as exc:
@@ -1049,13 +1050,16 @@ class Game:
         return ReceiveReport(self.name, accepted.seq, accepted.kind, accepted.side, text,
                              result=self.result)
 
-    def receive(self, env: Envelope, source: str) -> ReceiveReport:
+    def receive(self, env: Envelope, source: str,
+                body: dict[str, Any] | None = None) -> ReceiveReport:
+        """Import the opponent's file ``env`` (``body``: its decoded body, if the caller
+        has it: read, never changed)."""
         if env.key == self.home.card().key:
             return self._catch_up(env, source)
         try:
             # on any error this Game is dropped, the save is untouched, and the next
             # import loads the game afresh from its save
-            accepted = self.match.check_in(env)
+            accepted = self.match.check_in(env, body)
         except ChainError as exc:
             if exc.reason == "fork":
                 claimed = env.decode().get("seq")

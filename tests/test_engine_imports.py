@@ -217,9 +217,10 @@ def test_backhand_blow_compiles_no_annotation_at_import() -> None:
 
 def test_backhand_blow_traces_a_front_marker_without_the_movement_search() -> None:
     """A Front Marker's trace to a Soviet source (14.1), run after every placement a
-    process first makes (reinforcements arriving, 11.1), loads the kit's hex-counting
-    searches alone, not its movement search (issue 35: 5.1 M instructions of an act
-    that moves nothing); the first move's search loads that."""
+    process first makes (reinforcements arriving, 11.1), is the engine's own search
+    toward the sources: it loads neither the kit's hex-counting searches nor its
+    movement search (issue 35: 5.1 M instructions of an act that moves nothing); the
+    first move's search loads that."""
     probe = ("import sys\nfrom engines.backhand import ENGINE\n"
              "from engines.backhand import fronts\n"
              "s = ENGINE.new_state('high-water-mark', ENGINE.resolve_options({}))\n"
@@ -227,4 +228,4 @@ def test_backhand_blow_traces_a_front_marker_without_the_movement_search() -> No
              "      'engines.hexkit.graph' in sys.modules,\n"
              "      sorted(m for m in ('engines.hexkit.movement', 'engines.hexkit.overlay')\n"
              "             if m in sys.modules))\n")
-    assert _run(probe) == "True True []"
+    assert _run(probe) == "True False []"

@@ -192,8 +192,22 @@ class Data(Shared):
         map, not all of them."""
         got = self._axial.get(h)
         if got is None:
-            c = self.map.grid.to_cube(h)
-            got = self._axial[h] = (c.q, c.r)
+            # worked out from the hex's number, as the grid's table of every cell's cube
+            # has it (the same conversion): asked of more than a few hexes, the grid
+            # makes that table, 6.9 M instructions of a receive that checks a move
+            # (issue 35)
+            grid = self.map.grid
+            if h not in self.map.terrain:  # not a hex of the map: the grid's own answer
+                c = grid.to_cube(h)
+                got = self._axial[h] = (c.q, c.r)
+                return got
+            # a hex of the map is its column's digits and then its row's (HexGrid's
+            # numbering); geometry's evenq/oddq conversion, written out (a call for
+            # each, and the Cube made, cost as much as the table it saves)
+            cd = grid.numbering.col_digits
+            col, row = int(h[:cd]), int(h[cd:])
+            shift = (col - (col & 1)) >> 1 if grid.parity == "odd" else (col + (col & 1)) >> 1
+            got = self._axial[h] = (col, row - shift)
         return got
 
     def placed(self, unit: str, h: str) -> Placed:
@@ -241,7 +255,7 @@ class Data(Shared):
 
 class _Neighbours(dict[str, tuple[str, ...]]):
     """The kit's neighbour table (:meth:`HexMap.neighbor_table`: a hex's on-map
-    neighbours, sorted), read by hex and made one hex at a time from the map's adjacency;
+    neighbours, sorted), read by hex and made one hex at a time (:meth:`HexMap.neighbors`);
     a hex off the map is a ``KeyError`` as there.  Only read by hex: ``in`` and ``get``
     answer for the whole map, not the hexes made so far."""
 
@@ -250,16 +264,19 @@ class _Neighbours(dict[str, tuple[str, ...]]):
         self._map = hexmap
 
     def __missing__(self, h: str) -> tuple[str, ...]:
-        m = self._map
-        ids = m.ids
-        near = self[h] = tuple(sorted([ids[j] for j in m.adjacency[m.index[h]]]))
+        if h not in self._map.terrain:
+            raise KeyError(h)
+        # the map's neighbours of the one hex, made without the whole map's tables until
+        # something else makes them (an act that places three units reads a few dozen
+        # hexes: issue 35)
+        near = self[h] = tuple(sorted(self._map.neighbors(h)))
         return near
 
     def __contains__(self, h: object) -> bool:
-        return h in self._map.index
+        return h in self._map.terrain
 
     def get(self, h: str, default: Any = None) -> Any:
-        return self[h] if h in self._map.index else default
+        return self[h] if h in self._map.terrain else default
 
 
 class _Costs(dict[tuple[str, bool], "StepCosts"]):

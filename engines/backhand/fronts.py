@@ -3,6 +3,7 @@ marker displaced (14.1)."""
 
 from __future__ import annotations
 
+import heapq
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
@@ -12,6 +13,7 @@ from pbem.engine import Event
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from engines.backhand.data import Data
     from engines.backhand.state import BBState
 
 
@@ -87,17 +89,66 @@ def traces(s: BBState, h: str, passable: Callable[[str], bool]) -> bool:
     path = _PATHS.get(h)
     if path is not None and all(passable(x) for x in path):
         return True
-    # the kit's search loads when a marker first moves or is displaced, not with every
-    # command (issue 35); its hex-counting searches alone, not the movement searches
-    # that import them (5.7 M instructions of an act that moves nothing)
-    from engines.hexkit.graph import trace
-
-    found = trace(s.data.map, h, s.data.soviet_supply, passable=passable,
-                  neighbors=s.data.nbrs)
+    found = _path_to_source(s, h, passable)
     if found is None:
         return False
-    _PATHS[h] = tuple(found)
+    _PATHS[h] = found
     return True
+
+
+def _path_to_source(s: BBState, h: str, passable: Callable[[str], bool]
+                    ) -> tuple[str, ...] | None:
+    """A path of hexes ``passable`` allows from ``h`` (allowed) to a Soviet source, or
+    ``None`` when there is none: searched from ``h``, the hex nearest the sources'
+    columns first.  14.1 asks only whether a trace exists, and the search ends exactly
+    when the passable hexes joined to ``h`` hold a source, as the kit's breadth-first
+    trace does; that one went round the marker hex by hex, hundreds of hexes for a
+    marker a dozen from the map's edge (issue 35: 7 M instructions of an act placing
+    reinforcements, every command's first trace of each marker)."""
+    sources, nbrs = s.data.soviet_supply, s.data.nbrs
+    if h in sources:
+        return (h,)
+    toward = _toward_sources(s)
+    parent: dict[str, str] = {h: h}
+    heap = [(toward(h), h)]
+    while heap:
+        _, x = heapq.heappop(heap)
+        for n in nbrs[x]:
+            if n in parent or not passable(n):
+                continue
+            parent[n] = x
+            if n in sources:
+                path = [n]
+                while path[-1] != h:
+                    path.append(parent[path[-1]])
+                return tuple(reversed(path))
+            heapq.heappush(heap, (toward(n), n))
+    return None
+
+
+#: the Soviet sources' columns (their cube q), by the data they were read from
+_COLUMNS: dict[int, tuple[Data, tuple[int, ...]]] = {}
+
+
+def _toward_sources(s: BBState) -> Callable[[str], int]:
+    """How far a hex's column is from the nearest Soviet source's: the order
+    :func:`_path_to_source` searches in (any order finds the same answer)."""
+    d = s.data
+    kept = _COLUMNS.get(id(d))
+    if kept is None or kept[0] is not d:
+        kept = _COLUMNS[id(d)] = (d, tuple(sorted({d.axial(x)[0] for x in d.soviet_supply})))
+    columns, axial = kept[1], d.axial
+    if len(columns) == 1:  # the map's edge: no generator a hex
+        (column,) = columns
+
+        def toward_edge(x: str) -> int:
+            return abs(axial(x)[0] - column)
+        return toward_edge
+
+    def toward(x: str) -> int:
+        q = axial(x)[0]
+        return min(abs(q - c) for c in columns)
+    return toward
 
 
 def displace_fronts(s: BBState) -> None:

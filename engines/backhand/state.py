@@ -8,6 +8,8 @@ are stand-ins read from scenarios/backhand-blow/tables.toml (docs/engines/backha
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Callable, Container, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -16,7 +18,7 @@ from engines.backhand import view
 from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import OFF, PLACINGS, Position, units_from_data
-from engines.hexkit.facts import BoardFacts, Placement
+from engines.hexkit.facts import BoardFacts, Placed, Placement
 from pbem import codec
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
@@ -46,6 +48,7 @@ _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 _Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts, dict[str, Any], int, int]
 _AT = attrgetter("at")
 _OFF = frozenset(OFF)
+_NO_PLACES: dict[str, Placed] = {}
 
 
 class BBState(StepState[Position]):
@@ -94,14 +97,37 @@ class BBState(StepState[Position]):
         else:
             # by the units' ids and places, strings whose hashes Python keeps, where
             # the kit's memo of recent placements hashes each unit's Placed (issue 35)
-            found = _BOARDS.get(key, lambda: self._board_facts(key))
+            found = _BOARDS.get(key, lambda: self._board_facts(key, kept))
         self._facts = (key, found, units, PLACINGS[0], len(units))
         return found
 
-    def _board_facts(self, key: tuple[tuple[str, ...], tuple[str, ...]]) -> BoardFacts:
+    def _board_facts(self, key: tuple[tuple[str, ...], tuple[str, ...]],
+                     kept: _Kept | None = None) -> BoardFacts:
         placed, off = self.data.placed, _OFF
-        return BoardFacts(self.data.map, [placed(u, at) for u, at in zip(*key, strict=True)
-                                          if at not in off])
+        if kept is not None and kept[0][0] == key[0]:
+            # the same units, some put elsewhere (a move, a unit placed or eliminated):
+            # the facts kept with only those changed, each side's stacks carried over
+            # (issue 35: found again from every unit after every move of a receive)
+            before, now = kept[0][1], key[1]
+            ids = key[0]
+            moved: list[Placed] = []
+            gone: list[str] = []
+            for i in itertools.compress(range(len(now)), map(operator.ne, before, now)):
+                if now[i] in off:
+                    gone.append(ids[i])
+                else:
+                    moved.append(placed(ids[i], now[i]))
+            return kept[1].changed(moved, gone)
+        # each unit's Placed read off the data's own table where it has one, a call of
+        # Data.placed only to make one (a call a unit was most of making the facts: a
+        # receive makes them after every move, an act after every unit placed)
+        table = self.data._placed
+        out = []
+        for u, at in zip(*key, strict=True):
+            if at not in off:
+                p = table.get(u, _NO_PLACES).get(at)
+                out.append(p if p is not None else placed(u, at))
+        return BoardFacts(self.data.map, out)
 
     def placed(self, kind: str, side: str, make: Callable[[], T]) -> T:
         """``make()`` for this placement of the units, remembered across actions."""

@@ -132,6 +132,12 @@ def _toward_sources(d: Data, side: str) -> Callable[[str], int]:
     search in, the hex nearest first; any order gives the same answer."""
     columns = _source_columns(d, side)
     axial = d.axial
+    if len(columns) == 1:  # a map edge (both sides' here): no generator a hex
+        (column,) = columns
+
+        def toward_edge(h: str) -> int:
+            return abs(axial(h)[0] - column)
+        return toward_edge
 
     def toward(h: str) -> int:
         q = axial(h)[0]

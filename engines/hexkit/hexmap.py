@@ -16,18 +16,33 @@ Three kinds of hexside data are kept apart because the rules treat them apart:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
-from engines.hexkit.hexid import HexId
+from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.shared import Shared
 
 _EMPTY: frozenset[str] = frozenset()
 _NO_SIDES: frozenset[Hexside] = frozenset()
+
+
+#: :meth:`HexMap.neighbors`' writers of a hex number, by its column and row digits
+_TEMPLATES: dict[tuple[int, int], Callable[[int, int], str]] = {}
+#: the six steps of :data:`~engines.hexkit.geometry.DIRECTIONS`, in its order, as
+#: (column, row) steps from a hex, by the grid's parity and the lowest bit of the hex's
+#: column: the cube conversion's (evenq/oddq), which depend on nothing else of the hex
+#: (written out: working them out at import cost every command 0.3 M instructions;
+#: tests/kit/test_kit_neighbors.py works them out)
+_OFFSETS: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {
+    ("even", 0): ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)),
+    ("even", 1): ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)),
+    ("odd", 0): ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 0), (-1, -1)),
+    ("odd", 1): ((0, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)),
+}
 
 
 @dataclass(frozen=True)
@@ -145,10 +160,18 @@ class HexMap(Shared):
                 raise ValueError(f"{what}: {a} and {b} are not adjacent")
             return hexside(a, b)
 
+        def check_hexes(hexes: Collection[HexId], what: str) -> None:
+            # as a set, each hex again only to name the first bad one: a call a hex was
+            # a sixth of building White Death's map with no data cache (issue 35)
+            if not on_map >= set(hexes):
+                for h in hexes:
+                    check_hex(h, what)
+
         feats: dict[HexId, set[str]] = {}
         for name, hexes in (hex_features or {}).items():
+            hexes = tuple(hexes)
+            check_hexes(hexes, name)
             for h in hexes:
-                check_hex(h, name)
                 feats.setdefault(h, set()).add(name)
         sides: dict[Hexside, set[str]] = {}
         for name, pairs in (hexsides or {}).items():
@@ -168,14 +191,12 @@ class HexMap(Shared):
         pl: dict[str, tuple[HexId, ...]] = {}
         for name, hexes in (places or {}).items():
             hs = sorted(set(hexes))
-            for h in hs:
-                check_hex(h, f"place {name!r}")
+            check_hexes(hs, f"place {name!r}")
             pl[name] = tuple(hs)
         ar: dict[str, tuple[HexId, ...]] = {}
         for name, hexes in (areas or {}).items():
             hs = sorted(set(hexes))
-            for h in hs:
-                check_hex(h, f"area {name!r}")
+            check_hexes(hs, f"area {name!r}")
             ar[name] = tuple(hs)
         bx: dict[str, OffMapBox] = {}
         for box in boxes:
@@ -265,6 +286,13 @@ class HexMap(Shared):
     def has_feature(self, h: HexId, feature: str) -> bool:
         return feature in self.hex_features.get(h, _EMPTY)
 
+    def hexes_with(self, feature: str) -> list[HexId]:
+        """The hexes that have ``feature``, in the map's order (:attr:`ids`): those the
+        features name, not a call of :meth:`has_feature` a hex (a set-up's three such
+        passes over White Death's 1,720 hexes, issue 35)."""
+        marked = {h for h, names in self.hex_features.items() if feature in names}
+        return [h for h in self.ids if h in marked] if marked else []
+
     def neighbor_table(self, networks: Iterable[str] | None = None
                        ) -> Mapping[HexId, tuple[HexId, ...]]:
         """Every hex's neighbours in id order: on the map, or with ``networks`` only along
@@ -296,9 +324,39 @@ class HexMap(Shared):
         return {}
 
     def neighbors(self, h: HexId) -> list[HexId]:
-        """On-map neighbors in the fixed order N, NE, SE, S, SW, NW."""
-        ids = self.ids
-        return [ids[j] for j in self.adjacency[self.index[self.require(h)]]]
+        """On-map neighbors in the fixed order N, NE, SE, S, SW, NW.
+
+        Read off :attr:`adjacency` once the map has it, and worked out from the hex's own
+        number until then: a command that asks the neighbours of a few hexes (Backhand
+        Blow's control of eight watched hexes after a unit is placed, 3.1) need not
+        make the whole map's tables, 7.5 M instructions on its 2,091 hexes (issue 35).
+        The same hexes either way: a neighbour's number is the one whose cube is a
+        step away, and the tables are made from the same numbers."""
+        d = self.__dict__
+        if ("adjacency" in d and "index" in d) or type(self.grid.numbering) is not Numbering:
+            ids = self.ids
+            return [ids[j] for j in self.adjacency[self.index[self.require(h)]]]
+        terrain = self.terrain
+        if h not in terrain:
+            self.require(h)  # its KeyError, naming the hex and the map
+        numbering = self.grid.numbering
+        cd, rd = numbering.col_digits, numbering.row_digits
+        # a hex of the map is its column's digits and then its row's (what parse reads)
+        col, row = int(h[:cd]), int(h[cd:])
+        most_col, most_row = 10 ** cd, 10 ** rd
+        # Numbering.format's digits, from a template made once (a format spec made for
+        # each number, as "{c:0{cd}d}" does, took ten times as long)
+        written = _TEMPLATES.get((cd, rd))
+        if written is None:
+            written = _TEMPLATES[(cd, rd)] = f"{{:0{cd}d}}{{:0{rd}d}}".format
+        out: list[HexId] = []
+        for dc, dr in _OFFSETS[(self.grid.parity, col & 1)]:
+            c, r = col + dc, row + dr
+            if 0 <= c < most_col and 0 <= r < most_row:
+                n = written(c, r)
+                if n in terrain:
+                    out.append(n)
+        return out
 
     def distance(self, a: HexId, b: HexId) -> int:
         return self.grid.distance(a, b)

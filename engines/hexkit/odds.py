@@ -42,7 +42,10 @@ def fraction_type() -> type[Fraction]:
     return _FRACTION[0]
 
 
-_ODDS = re.compile(r"^\s*(?:<=|>=|≤|≥)?\s*(\d+)\s*:\s*(\d+)\s*([+-]?)\s*$")
+# an odds column label's pattern, read by hand (:func:`_odds_terms`), not compiled: every
+# command that resolves a combat reads its table's labels, and compiling this was 0.96 M
+# instructions of it (issue 35); tests/kit/test_kit_odds.py holds the reading to re's
+_ODDS = r"^\s*(?:<=|>=|≤|≥)?\s*(\d+)\s*:\s*(\d+)\s*([+-]?)\s*$"
 # a pattern's text: re compiles it when first used (and keeps it), so a command that
 # never needs it does not compile it at import (issue 35: 0.65 M instructions each)
 _DIFF = r"^\s*(?:<=|>=|≤|≥)?\s*([+-]?\d+)\s*([+-]?)\s*$"
@@ -62,10 +65,28 @@ def parse_odds(label: str) -> Fraction:
 
 def _odds_terms(label: str) -> tuple[int, int]:
     """A column label's two numbers: ``"1:2"`` is (1, 2)."""
-    m = _ODDS.match(label)
-    if not m or int(m.group(2)) == 0:
+    terms = _odds_read(label)
+    if terms is None or terms[1] == 0:
         raise ValueError(f"{label!r} is not an odds column like '3:1' or '1:2'")
-    return int(m.group(1)), int(m.group(2))
+    return terms
+
+
+def _odds_read(label: str) -> tuple[int, int] | None:
+    """The two numbers :data:`_ODDS` matches in ``label``, or None where it does not:
+    ``\\s`` is what ``str.strip`` takes away, ``\\d`` a character ``str.isdecimal``
+    accepts (each Unicode's, as re's)."""
+    text = label.strip()
+    for lead in ("<=", ">=", "≤", "≥"):
+        if text.startswith(lead):
+            text = text[len(lead):].lstrip()
+            break
+    left, colon, right = text.partition(":")
+    left, right = left.rstrip(), right.lstrip()
+    if right[-1:] in ("+", "-"):
+        right = right[:-1].rstrip()
+    if not colon or not left.isdecimal() or not right.isdecimal():
+        return None
+    return int(left), int(right)
 
 
 def parse_differential(label: str) -> int:

@@ -68,6 +68,7 @@ def retreat_options(
     may_end: Callable[[HexId], bool] | None = None,
     max_length: int | None = None,
     path_rank: Callable[[tuple[HexId, ...]], Sequence[int]] | None = None,
+    neighbors: Callable[[HexId], Sequence[HexId]] | None = None,
 ) -> RetreatOptions:
     """All best retreat paths of ``length`` hexes from ``start``.
 
@@ -89,6 +90,9 @@ def retreat_options(
       stop wins.  No such path: ``complete`` is false.
     * ``path_rank``: compare whole paths by this key, lower first, instead of by their
       rank sequences (``ranks`` is then the first returned path's).
+
+    ``neighbors``: what ``hexmap.neighbors`` gives, found by the game's own way (For the
+    Motherland! works out a few hexes' without the map's whole table).
     """
     if length < 0:
         raise ValueError(f"negative retreat length {length}")
@@ -97,6 +101,7 @@ def retreat_options(
         raise ValueError(f"max_length {top} is shorter than the retreat's {length} hexes")
     origin = away_from if away_from is not None else start
     hexmap.require(start)
+    near = hexmap.neighbors if neighbors is None else neighbors
     far = hexmap.distance(start, origin) + length
 
     def may_stop(path: tuple[HexId, ...]) -> bool:
@@ -125,7 +130,7 @@ def retreat_options(
             for path, ranks in level:
                 here = path[-1] if path else start
                 d = hexmap.distance(here, origin)
-                for nb in hexmap.neighbors(here):
+                for nb in near(here):
                     if nb in path or nb == start:
                         continue
                     if farther and hexmap.distance(nb, origin) <= d:

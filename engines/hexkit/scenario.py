@@ -342,7 +342,21 @@ def parse_doc(name: str, raw: bytes) -> Doc:
 
 
 def _parse_toml(name: str, text: str) -> dict[str, Any]:
-    # imported on a miss only: a warm cache never parses (tomllib is 3-4 ms to import)
+    # rtoml (Rust) first: the standard library's pure-Python tomllib took 86 M
+    # instructions for White Death's ten files, rtoml 6.7 M, and a referee's first
+    # audit (no data cache) parses every file (issue 35).  They read every shipped file
+    # to the same tables in the same key order (tests/kit/test_toml_parse.py).  A file
+    # rtoml refuses goes to tomllib, whose message (with its line) the error keeps;
+    # both imported on a miss only: a warm cache never parses
+    import rtoml
+
+    try:
+        parsed = rtoml.loads(text)
+    except rtoml.TomlParsingError:
+        pass
+    else:
+        if type(parsed) is dict:
+            return parsed
     import tomllib
 
     try:
@@ -660,7 +674,13 @@ def _build_map(doc: Doc) -> HexMap:
         raise doc.error((*tpath, "by"), f"must be \"row\" or \"column\", not {by!r}")
     gpath = (*tpath, "grid")
     text = doc.get_str(*gpath)
-    first_line = doc.line_of(gpath)
+
+    def where(i: int) -> str:
+        # the file's line of the grid's i-th line, for an error alone: finding the
+        # grid's key in the file's text was 7.7 M instructions of White Death's map
+        first_line = doc.line_of(gpath)
+        return f"{doc.name}:{first_line + 1 + i}" if first_line else doc.name
+
     terrain: dict[HexId, str] = {}
     outer, inner = (grid.rows, grid.cols) if by == "row" else (grid.cols, grid.rows)
     # the ids of the grid's cells, by line and place in the line: the grid wrote each
@@ -673,29 +693,28 @@ def _build_map(doc: Doc) -> HexMap:
     for i, line in enumerate(text.split("\n")):
         if not line.strip():
             continue
-        where = f"{doc.name}:{first_line + 1 + i}" if first_line else doc.name
         label, _, chars = line.strip().partition(" ")
         if not label.isdigit():
             raise ScenarioError(
                 f"{_fmt_key(gpath)}: each line must start with its {by} number, got {line!r}",
-                path=where)
+                path=where(i))
         n = int(label)
         if not outer[0] <= n <= outer[1] or n in seen:
             raise ScenarioError(f"{_fmt_key(gpath)}: {by} {n} is outside {outer} or repeated",
-                                path=where)
+                                path=where(i))
         seen.add(n)
         chars = "".join(chars.split())
         want = inner[1] - inner[0] + 1
         if len(chars) != want:
             raise ScenarioError(
                 f"{_fmt_key(gpath)}: {by} {n} has {len(chars)} hexes, the map needs {want}",
-                path=where)
+                path=where(i))
         ids = lines[n - outer[0]]
         for k, ch in enumerate(chars):
             if ch not in by_char:
                 raise ScenarioError(
                     f"{_fmt_key(gpath)}: {by} {n}: character {ch!r} is not in the legend",
-                    path=where)
+                    path=where(i))
             cls = by_char[ch]
             if cls is None:
                 continue
@@ -842,18 +861,45 @@ class StandIn(Shared):
     reason: str
 
 
-def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> Iterator[StandIn]:
-    if isinstance(node, Mapping):
-        if "stand_in" in node:
-            reason = node["stand_in"]
-            if not isinstance(reason, str) or not reason.strip():
-                raise doc.error((*path, "stand_in"), "must say why, as a non-empty string")
-            yield StandIn(doc.name, _fmt_key(path), reason)
-        for k in sorted(node):
-            yield from _find_stand_ins(doc, node[k], (*path, k))
-    elif isinstance(node, list):
-        for i, item in enumerate(node):
-            yield from _find_stand_ins(doc, item, (*path, i))
+def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> list[StandIn]:
+    """Every stand-in under ``node``: each table's before those of the tables in it, its
+    keys in sorted order, a list's items in order (the first bad one is refused).
+
+    Walked with a stack of the tables and lists alone: a generator a value, each asked
+    ``isinstance(value, Mapping)`` (an ABC), was 15 M instructions for White Death's ten
+    files, read at every load with no data cache (issue 35)."""
+    found: list[StandIn] = []
+    stack: list[tuple[Any, tuple[Key, ...]]] = [(node, path)]
+    while stack:
+        item, where = stack.pop()
+        kind = type(item)
+        if kind is dict or (kind is not list and isinstance(item, Mapping)):
+            if "stand_in" in item:
+                reason = item["stand_in"]
+                if not isinstance(reason, str) or not reason.strip():
+                    raise doc.error((*where, "stand_in"), "must say why, as a non-empty string")
+                found.append(StandIn(doc.name, _fmt_key(where), reason))
+            inner = [(v, (*where, k)) for k in sorted(item)
+                     if type(v := item[k]) not in _LEAVES and _holds(v)]
+            stack.extend(reversed(inner))
+        elif kind is list or isinstance(item, list):
+            # a map's lists of hex numbers are most of its values: a leaf is passed over
+            # by its type, without a call
+            inner = [(x, (*where, i)) for i, x in enumerate(item)
+                     if type(x) not in _LEAVES and _holds(x)]
+            stack.extend(reversed(inner))
+    return found
+
+
+#: the types of TOML's values that hold nothing (a date or time is asked as any other)
+_LEAVES = frozenset({str, int, bool, float})
+
+
+def _holds(value: Any) -> bool:
+    """Whether ``value`` is a table or a list (what may hold a stand-in), by its type
+    alone for what TOML gives (the ABC asked only of anything else)."""
+    kind = type(value)
+    return kind is dict or kind is list or isinstance(value, Mapping | list)
 
 
 def _stand_ins_of(doc: Doc) -> list[StandIn]:
@@ -971,7 +1017,12 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
     Motherland!'s 12 files, every command (issue 35).  A file whose stamp changes while
     it is read, or a set not kept, is read file by file as before (and then kept)."""
     paths = [t for _, t in found if isinstance(t, Path)]
-    if datacache.directory() is None or len(paths) != len(found):
+    if datacache.directory() is None:
+        # nothing is kept: each file read as it is (its digest, when the invite's check
+        # asks it, taken of these bytes then), without the stamps and keys of a file's
+        # kept digest that nothing keeps (2 M instructions of a no-home audit, issue 35)
+        return {name: parse_doc(f"{prefix}/{name}", t.read_bytes()) for name, t in found}
+    if len(paths) != len(found):
         return {name: parse_doc(f"{prefix}/{name}", datacache.read_known(t)
                                 if isinstance(t, Path) else t.read_bytes())
                 for name, t in found}

@@ -13,7 +13,7 @@ from functools import cached_property
 from itertools import compress
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engines.hexkit.facts import ZocRule
 from engines.hexkit.hexmap import HexMap
@@ -173,11 +173,26 @@ class GameData(Shared):
     @cached_property
     def water(self) -> frozenset[str]:
         """Sea and lake hexes (terrain classes marked ``water``): no unit stands there."""
-        wet = {t.name for t in self.hexmap.legend if t.flag("water")}
+        wet = self._wet
         # read in C, not hex by hex in Python: every act and receive that reaches a
         # combat asks it once (issue 35)
         terrain = self.hexmap.terrain
         return frozenset(compress(terrain, map(wet.__contains__, terrain.values())))
+
+    @cached_property
+    def _wet(self) -> frozenset[str]:
+        """The terrain classes marked ``water``."""
+        return frozenset(t.name for t in self.hexmap.legend if t.flag("water"))
+
+    def is_water(self, h: str) -> bool:
+        """``h in water``, asked of that hex alone until the set is made: a retreat and
+        its ZOC (8.6, 4.1) ask it of a few hexes, and making the set of the map's 951
+        was 0.37 M instructions of every legal, act and receive that reaches one (issue
+        35).  False for a hex not on the map, as the set."""
+        built = self.__dict__.get("water")
+        if built is not None:
+            return h in built
+        return self.hexmap.terrain.get(h) in self._wet
 
     @cached_property
     def zoc_rule(self) -> ZocRule:
@@ -220,11 +235,26 @@ class GameData(Shared):
         hit = self._land_of.get(h)
         if hit is None:
             # as all_neighbors and neighbors make each entry, in the same order
-            hm = self.hexmap
-            ids, wet = hm.ids, self.water
-            ns = tuple([ids[j] for j in hm.adjacency[hm.index[h]]])
+            ns = self.map_neighbors(h)
+            wet = [self.is_water(n) for n in ns]
             hit = self._land_of[h] = (
-                ns if wet.isdisjoint(ns) else tuple([n for n in ns if n not in wet]))
+                tuple([n for n, w in zip(ns, wet, strict=True) if not w]) if any(wet)
+                else ns)
+        return hit
+
+    @cached_property
+    def _map_near(self) -> dict[str, tuple[str, ...]]:
+        return {}
+
+    def map_neighbors(self, h: str) -> tuple[str, ...]:
+        """``hexmap.neighbors(h)``, kept: the hexes of the map next to ``h``, water too, in
+        the map's order (N, NE, SE, S, SW, NW).  The map works a few hexes' out from their
+        numbers without its whole table (a retreat and its ZOC read a few, 8.6, 4.1);
+        kept, since a retreat asks the same hexes for each of its units.  KeyError for a
+        hex not on the map, as the map's."""
+        hit = self._map_near.get(h)
+        if hit is None:
+            hit = self._map_near[h] = tuple(self.hexmap.neighbors(h))
         return hit
 
     @cached_property
@@ -261,9 +291,21 @@ class GameData(Shared):
             out.update(dict.fromkeys(self.hexmap.areas.get(name, ()), name))
         return out
 
+    @cached_property
+    def abroad(self) -> dict[str, str]:
+        """:attr:`country` less the Soviet Union's hexes: the other countries' (5.2.1),
+        each the one :attr:`country` gives.  The Soviet Union comes first there, so any
+        other country a hex is in wins, and a hex in none is the Soviet Union's: its 639
+        hexes need no entry, and making them was half of asking the first hex's country
+        (a retreat's, 8.6: issue 35)."""
+        out: dict[str, str] = {}
+        for name in ("bulgaria", "germany", "finland", "hungary", "romania", "turkey"):
+            out.update(dict.fromkeys(self.hexmap.areas.get(name, ()), name))
+        return out
+
     def country_of(self, h: str) -> str:
         """The country of a hex (5.2.1); a map without a Soviet Union area means it."""
-        return self.country.get(h, "soviet_union")
+        return self.abroad.get(h, "soviet_union")
 
     @cached_property
     def coast_black(self) -> frozenset[str]:
@@ -299,6 +341,10 @@ class GameData(Shared):
         return {h: tuple(sorted(v)) for h, v in sorted(out.items())}
 
     @cached_property
+    def _one_way(self) -> Mapping[tuple[str, str], frozenset[str]]:
+        return self.hexmap.hexsides
+
+    @cached_property
     def _sides(self) -> dict[tuple[str, str], frozenset[str]]:
         # each hexside as the map keeps it, then turned round, both in C (a retreat's
         # first hexside asks it: issue 35); a look-up table, never iterated in order
@@ -309,7 +355,10 @@ class GameData(Shared):
         return out
 
     def side_features(self, a: str, b: str) -> frozenset[str]:
-        return self._sides.get((a, b), _NONE)
+        # the map keeps a hexside once, lower hex first (hexkit.geometry.hexside): asked
+        # so, not of a table both ways round, which a retreat's few hexsides (8.6.4) made
+        # whole: 1.3 M instructions of every legal and act that lists one (issue 35)
+        return self._one_way.get((a, b) if a < b else (b, a), _NONE)
 
     def hexsides_both_ways(self) -> Mapping[tuple[str, str], frozenset[str]]:
         """Every hexside with features, as ``(a, b)`` and ``(b, a)``: what
@@ -376,6 +425,19 @@ def _ints(doc: Doc, value: Any, path: tuple[str | int, ...], n: int) -> tuple[in
     return tuple(value)
 
 
+_T = TypeVar("_T")
+
+
+def _made(cls: type[_T], **values: Any) -> _T:
+    """``cls(**values)`` for a frozen dataclass of this module given every field (none
+    has a ``__post_init__``): its fields put in at once.  A frozen class's ``__init__``
+    sets each through ``object.__setattr__``, 17 K instructions a counter, and every
+    command's load makes the 171 counters (issue 35)."""
+    made = object.__new__(cls)
+    made.__dict__.update(values)
+    return made
+
+
 def _counters(doc: Doc) -> dict[str, Counter]:
     factors: dict[str, tuple[tuple[int, int, int], ...]] = {}
     for kind, rows in doc.get_table("factors").items():
@@ -389,9 +451,10 @@ def _counters(doc: Doc) -> dict[str, Counter]:
             t = spec.get("type", "")
             if t not in factors:
                 raise doc.error((side, i, "type"), f"unknown unit type {t!r}")
-            c = Counter(id=spec["id"], side=side, name=spec.get("name", spec["id"]), type=t,
-                        nation=spec.get("nation", "soviet"), letter=spec.get("letter", ""),
-                        asset=spec.get("asset", ""), factors=factors[t])
+            c = _made(Counter, id=spec["id"], side=side, name=spec.get("name", spec["id"]),
+                      type=t, nation=spec.get("nation", "soviet"),
+                      letter=spec.get("letter", ""), asset=spec.get("asset", ""),
+                      factors=factors[t])
             if c.id in out:
                 raise doc.error((side, i, "id"), f"counter {c.id} is listed twice")
             out[c.id] = c
@@ -473,19 +536,19 @@ def load(root: Traversable | Path | None = None, map_file: Path | None = None) -
     cdoc = d("chits.toml")
     chits = {}
     for cid, spec in cdoc.get_table("chit").items():
-        chits[cid] = Chit(cid, cid[0], tuple(spec["front"]), tuple(spec["back"]),
-                          int(spec["setup"]))
+        chits[cid] = _made(Chit, id=cid, letter=cid[0], front=tuple(spec["front"]),
+                           back=tuple(spec["back"]), setup=int(spec["setup"]))
     tdoc = d("turns.toml")
     turns = {}
     for spec in tdoc.get_list("turn"):
-        t = TurnInfo(turn=spec["turn"], date=spec["date"], weather=spec["weather"],
-                     first_winter=spec.get("first_winter", False),
-                     replacements=tuple(spec.get("replacements", (0, 0))),
-                     production=spec.get("production", False),
-                     air_withdrawal=spec.get("air_withdrawal", False),
-                     soviet=tuple(spec.get("soviet", ())), axis=tuple(spec.get("axis", ())),
-                     chits=tuple(spec.get("chits", ())), general=spec.get("general", ""),
-                     partisan=spec.get("partisan", ""))
+        t = _made(TurnInfo, turn=spec["turn"], date=spec["date"], weather=spec["weather"],
+                  first_winter=spec.get("first_winter", False),
+                  replacements=tuple(spec.get("replacements", (0, 0))),
+                  production=spec.get("production", False),
+                  air_withdrawal=spec.get("air_withdrawal", False),
+                  soviet=tuple(spec.get("soviet", ())), axis=tuple(spec.get("axis", ())),
+                  chits=tuple(spec.get("chits", ())), general=spec.get("general", ""),
+                  partisan=spec.get("partisan", ""))
         for uid in (*t.soviet, *t.axis):
             if uid not in counters:
                 raise tdoc.error(("turn",), f"turn {t.turn}: unknown counter {uid}")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engines.motherland import rules
@@ -65,7 +66,7 @@ def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str
         return not gun or y in s.data.rail.get(x, ())  # 8.6.4 Railroad Gun
 
     found = kit_retreat_options(s.data.hexmap, a, 1, rank, away_from=center,
-                                may_cross=may_cross)
+                                may_cross=may_cross, neighbors=s.data.map_neighbors)
     return list(found.hexes) if found.complete else []
 
 
@@ -83,16 +84,23 @@ def retreat_left(t: RetreatArgs) -> str:
     return ", ".join(f"{x} {n} hex(es)" for x, n in sorted(t.left.items()) if n > 0)
 
 
-def retreat_options(s: MotherlandState, t: RetreatArgs) -> list[Action]:
+def retreat_options(s: MotherlandState, t: RetreatArgs,
+                    alone: Mapping[str, list[str]] | None = None) -> list[Action]:
     """Each hex's group together, and each of its units alone, into each hex of the best
-    8.6.1 priority open to it."""
+    8.6.1 priority open to it; ``alone``: each unit's own hexes, found just before on
+    this very position (:func:`retreat_forced`), not looked for again."""
     out: list[Action] = []
+
+    def hexes_of(units: list[str]) -> list[str]:
+        known = alone.get(units[0]) if alone is not None and len(units) == 1 else None
+        return retreat_hexes(s, units, t.center) if known is None else known
+
     for _, units in sorted(_groups(s, t).items()):
-        for dest in retreat_hexes(s, units, t.center):
+        for dest in hexes_of(units):
             out.append(RETREAT(tuple(units), dest))
         if len(units) > 1:
             for uid in units:
-                for dest in retreat_hexes(s, [uid], t.center):
+                for dest in hexes_of([uid]):
                     out.append(RETREAT((uid,), dest))
     return out
 
@@ -123,9 +131,15 @@ def retreat_forced(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
     if not groups:
         flow.end()
         return True
+    # each unit's hexes, kept for the listing below: nothing changes in between (a unit
+    # that cannot retreat ends this), and asking them twice (their distances then
+    # passing the few cubes the grid works out alone, so it made its whole table) was
+    # 3.3 M instructions of the receive that brings a retreat (issue 35)
+    alone: dict[str, list[str]] = {}
     for _, units in sorted(groups.items()):
         for uid in units:
-            if not retreat_hexes(s, [uid], t.center):
+            alone[uid] = retreat_hexes(s, [uid], t.center)
+            if not alone[uid]:
                 left = t.left[uid]
                 t.left[uid] = 0
                 if t.role:  # 8.7: a retreat cut short shortens the advance
@@ -137,7 +151,7 @@ def retreat_forced(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
                     if s.u(uid).hex:
                         lose_step(s, uid, "unable to retreat (8.5.1)")
                 return True
-    opts = retreat_options(s, t)
+    opts = retreat_options(s, t, alone)
     if len(opts) == 1:
         retreat(s, t, act(opts[0]))
         return True

@@ -69,7 +69,6 @@ from engines.motherland.notation import of_kind, parse
 from engines.motherland.position import Combat, Position, Unit, units_from_data
 from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS
-from pbem import typedcopy
 from pbem.engine import CHANCE, Action, Decision, Result, State, counter_text
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 
@@ -288,12 +287,10 @@ class MotherlandState(StepState[Position]):
         if known is not None:
             return h in known
         data = self.data
-        if h in data.water:
+        if data.is_water(h):
             return False  # a ZOC covers land only (GameData.zoc_rule)
-        stacks, counters, hm = self.stacks(side), data.counters, data.hexmap
-        ids = hm.ids
-        for j in hm.adjacency[hm.index[h]]:
-            n = ids[j]
+        stacks, counters = self.stacks(side), data.counters
+        for n in data.map_neighbors(h):
             here = stacks.get(n)
             if (here and any(counters[u].exerts_zoc for u in here)
                     and not data.side_features(n, h) & BLOCKING_SIDES):
@@ -442,7 +439,11 @@ class MotherlandState(StepState[Position]):
         twin.forget_options()
         twin.pos = self.pos.copy()
         # each frame's arguments copied by their step's Args type (pbem.typedcopy), not
-        # deep-copied: a fifth of the clone
+        # deep-copied: a fifth of the clone; loaded with the first clone, as the
+        # runtime's, not by a command that makes none (a legal listing, a receive: 0.63 M
+        # instructions, issue 35)
+        from pbem import typedcopy
+
         steps = self.steps
         twin.stack = [Frame(f.step, typedcopy.copier(steps[f.step].Args)(f.args), f.pc)
                       for f in self.stack]

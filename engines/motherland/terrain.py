@@ -52,8 +52,8 @@ def barred_countries(s: MotherlandState, uid: str) -> frozenset[str]:
     lasting = ("barred", c.side, c.nation, s.pos.turkey)
     hit: frozenset[str] | None = s._pcache.get(lasting)
     if hit is None:
-        # a hex outside every named country is the Soviet Union's, open to every unit
-        hit = frozenset(h for h in s.data.country
+        # a hex outside every other country is the Soviet Union's, open to every unit
+        hit = frozenset(h for h in s.data.abroad
                         if not may_enter_country(s, uid, h))
         s._pcache[lasting] = hit
     return hit
@@ -62,7 +62,7 @@ def barred_countries(s: MotherlandState, uid: str) -> frozenset[str]:
 def terrain_cost(s: MotherlandState, uid: str, h: str) -> int | None:
     """The MP ``uid`` pays to enter ``h`` by the TEC (5.1), None where it may not."""
     c = s.c(uid)
-    if h in s.data.water:
+    if s.data.is_water(h):
         return None
     name = s.data.hexmap.terrain.get(h, "clear")
     if name == "swamp" and s.snow:

@@ -20,7 +20,7 @@ from engines.white_death.combat import _lose, _morale, attackers, defenders, def
 from engines.white_death.notation import act, amount, fmt_amount
 from engines.white_death.position import Allocation, Combat
 from engines.white_death.supply import art_supplied, pool_of
-from engines.white_death.terrain import city_bound, enter_cost, garrison_fixed
+from engines.white_death.terrain import city_bound, garrison_fixed, may_advance_into
 from pbem.engine import Event
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
@@ -101,9 +101,33 @@ def firers(s: WDState, kind: str) -> list[str]:
     return [x for x in attackers(s, h) if "support:assault" not in s.pos.units[x].marks]
 
 
+#: the key of a fire listing's pools in the state's ``_cache`` (:func:`pools_kept`)
+POOLS = "fire-pools"
+
+
+def pools_kept(s: WDState) -> dict[str, tuple[Fraction, Fraction]]:
+    """Where :func:`pool_parts` keeps each kind's pool while a fire decision is listed
+    (``Fire.options``, which puts it in the state's ``_cache`` and takes it out again):
+    its candidates and every fire's check read the pools, and a check changes nothing,
+    where each reading worked every firer's value out again (issue 35)."""
+    kept: dict[str, tuple[Fraction, Fraction]] = {}
+    s._cache[POOLS] = kept
+    return kept
+
+
 def pool_parts(s: WDState, kind: str) -> tuple[Fraction, Fraction]:
     """The fire value at the current combat hex: the firing units' own, and the rest
     (bunkers, Rule 19; artillery support, Rule 11.A), before any is allocated."""
+    kept = s._cache.get(POOLS)
+    if kept is not None:
+        got: tuple[Fraction, Fraction] | None = kept.get(kind)
+        if got is None:
+            got = kept[kind] = _pool_parts(s, kind)
+        return got
+    return _pool_parts(s, kind)
+
+
+def _pool_parts(s: WDState, kind: str) -> tuple[Fraction, Fraction]:
     c = _combat(s)
     h = c.hex
     attacking = s.phase == "assault"
@@ -330,7 +354,7 @@ def _assault_done(s: WDState, h: str) -> list[Event]:
     if defenders(s, h):
         return []
     movers = [x for x in attackers(s, h)
-              if enter_cost(s, x, s.pos.units[x].loc, h) is not None
+              if may_advance_into(s, x, s.pos.units[x].loc, h)
               and _advance_bar(s, x, h) is None]
     if movers:
         s.pos.advance[h] = movers

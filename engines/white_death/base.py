@@ -1,5 +1,5 @@
 """What every White Death module shares: the sides, a die's arguments (:class:`DieArgs`),
-the phase a step belongs to (:func:`phase_of`) and a unit's part of the movement listing.
+the phase a step belongs to (:func:`phase_of`).
 
 The state itself, the position's lookups (which units are where, whose they are, what
 the catalog says of them, whether a stack is legal, Rule 4), is
@@ -10,9 +10,7 @@ the catalog says of them, whether a stack is legal, Rule 4), is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-from pbem.engine import Action
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # WDState makes it; terrain.py imports this module
     pass
@@ -22,25 +20,6 @@ BOXES = ("pending", "raster", "dead", "refit", "setup")
 
 def other(side: str) -> str:
     return "german" if side == "soviet" else "soviet"
-
-
-class Listed(NamedTuple):
-    """A unit's part of the last movement listing, with what it read (its key's parts)."""
-
-    #: the unit's fields but its marks (``state._FIELDS``), and its marks
-    fields: tuple[Any, ...]
-    marks: frozenset[str]
-    #: the friendly stacks within two hexes, as ``near_token``'s number
-    near: int
-    #: what it reads farther (``_far_state``), None for most units
-    far: tuple[Any, ...] | None
-    #: its moves, then the rest of its actions
-    moves: tuple[Action, ...]
-    rest: tuple[Action, ...]
-    #: only its moves read the stacks near it (not so for a Brandenburg lead), and the
-    #: reach they were filtered from (``move_reach``: what they read but those stacks)
-    moves_alone_read_near: bool
-    reach: tuple[tuple[str, int, bool], ...]
 
 
 @dataclass(frozen=True)

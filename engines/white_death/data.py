@@ -9,9 +9,9 @@ files (``stand_in = "..."``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet
@@ -55,6 +55,10 @@ class Cost:
 
     enter: Fraction | None  # None: prohibited (P)
     leave: Fraction = Fraction(0)
+
+
+#: a cost's leaving part when the chart gives none (``Cost.leave``'s default)
+_NO_LEAVE = Cost.__dataclass_fields__["leave"].default
 
 
 @dataclass(frozen=True)
@@ -236,8 +240,11 @@ class Catalog(Shared):
 
 
 def _find(data: ScenarioSet, key: str) -> Doc:
+    # by the file's top-level keys (Doc.top, the keys of its tables), not its tables: a
+    # file's tables are decoded when first read, and asking each file in turn decoded the
+    # map file's and every scenario's before the one that has the key (issue 35)
     for doc in data.docs.values():
-        if key in doc.data:
+        if key in doc.top:
             return doc
     raise ScenarioError(f"no data file has [{key}]", path=data.source)
 
@@ -247,12 +254,12 @@ def _cost(doc: Doc, path: tuple[str, ...], text: Any) -> Cost:
         raise doc.error(path, f"expected a cost string like \"1\", \"1/2\", \"1-2\" or \"P\", "
                               f"got {text!r}")
     if text == "P":
-        return Cost(None)
+        return _made(Cost, enter=None, leave=_NO_LEAVE)
     try:
         if "-" in text:
             a, b = text.split("-", 1)
-            return Cost(frac(a), frac(b))
-        return Cost(frac(text))
+            return _made(Cost, enter=frac(a), leave=frac(b))
+        return _made(Cost, enter=frac(text), leave=_NO_LEAVE)
     except (ValueError, ZeroDivisionError):
         raise doc.error(path, f"bad cost {text!r}") from None
 
@@ -300,8 +307,23 @@ def _group(doc: Doc, path: tuple[Any, ...], spec: Mapping[str, Any]) -> Group:
     side = spec.get("side")
     if side not in SIDES:
         raise doc.error((*path, "side"), f"side must be soviet or german, not {side!r}")
-    return Group(side, tuple(spec["units"]), str(spec["near"]), int(spec.get("within", 0)),
-                 str(spec.get("garrison", "")))
+    return _made(Group, side=side, units=tuple(spec["units"]), near=str(spec["near"]),
+                 within=int(spec.get("within", 0)), garrison=str(spec.get("garrison", "")))
+
+
+_T = TypeVar("_T")
+
+
+def _made(cls: type[_T], /, **fields: Any) -> _T:
+    """``cls(**fields)`` for a frozen dataclass of this module given every field: the
+    frozen class's ``__init__`` sets each field through ``object.__setattr__`` (about
+    13 k instructions for a unit's seven), and every command that loads the catalog made
+    all 108 units, then made the battalions' companies again (``replace``) to count
+    them (issue 35); this sets them at once.  tests/white_death/test_catalog_records.py
+    holds the records made so equal to the class's own."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
 
 
 def load_catalog(data: ScenarioSet) -> Catalog:
@@ -313,14 +335,16 @@ def load_catalog(data: ScenarioSet) -> Catalog:
         if key == "stand_in":
             continue
         cf_text = str(spec["cf"])
-        types[key] = UnitType(
-            key, spec["cls"], frac(cf_text.lstrip("*")), cf_text.startswith("*"),
-            frac(str(spec["atf"])), int(spec["morale"]), spec["mob"], spec["size"],
-            int(spec.get("def", 0)), int(spec.get("range", 0)), int(spec.get("barrage", 0)),
-            int(spec.get("support", 0)), frozenset(spec.get("flags", [])))
+        types[key] = _made(
+            UnitType, key=key, cls=spec["cls"], cf=frac(cf_text.lstrip("*")),
+            cf_defensive_only=cf_text.startswith("*"), atf=frac(str(spec["atf"])),
+            morale=int(spec["morale"]), mob=spec["mob"], size=spec["size"],
+            defense=int(spec.get("def", 0)), range=int(spec.get("range", 0)),
+            barrage=int(spec.get("barrage", 0)), support=int(spec.get("support", 0)),
+            flags=frozenset(spec.get("flags", [])))
         if types[key].cls not in ("P", "L", "H", "A") or types[key].mob not in MOBILITIES:
             raise udoc.error(("types", key), "bad cls or mob")
-    units: dict[str, UnitDef] = {}
+    rows: dict[str, tuple[str, UnitType, str, int, str]] = {}
     for side in SIDES:
         for uid, spec in udoc.get_table(side).items():
             if uid == "stand_in":
@@ -332,23 +356,25 @@ def load_catalog(data: ScenarioSet) -> Catalog:
             battalion = str(spec[3]) if len(spec) == 4 else ""
             if tkey not in types:
                 raise udoc.error((side, uid), f"unknown unit type {tkey!r}")
-            if " " in uid or uid in units:
+            if " " in uid or uid in rows:
                 raise udoc.error((side, uid), "unit ids are unique and have no spaces")
             if battalion and types[tkey].size != "I":
                 raise udoc.error((side, uid), "only a company (size I) names its battalion "
                                               "(Rule 4.A)")
-            units[uid] = UnitDef(uid, side, types[tkey], str(div), int(strength), battalion)
+            rows[uid] = (side, types[tkey], str(div), int(strength), battalion)
     sizes: dict[str, int] = {}
-    for d in units.values():
-        if d.battalion:
-            sizes[d.battalion] = sizes.get(d.battalion, 0) + 1
-    units = {uid: replace(d, companies=sizes[d.battalion]) if d.battalion else d
-             for uid, d in units.items()}
+    for *_, battalion in rows.values():
+        if battalion:
+            sizes[battalion] = sizes.get(battalion, 0) + 1
+    units = {uid: _made(UnitDef, uid=uid, side=side, type=t, div=div, strength=strength,
+                        battalion=battalion, companies=sizes[battalion] if battalion else 0)
+             for uid, (side, t, div, strength, battalion) in rows.items()}
     sdoc = _find(data, "common")
     common = sdoc.get_table("common")
     names = {k: tuple(v) for k, v in sdoc.get_table("names").items()}
     reinf = tuple(
-        Reinforcement(int(r["turn"]), units[r["units"][0]].side, tuple(r["units"]), r["area"])
+        _made(Reinforcement, turn=int(r["turn"]), side=units[r["units"][0]].side,
+              units=tuple(r["units"]), area=r["area"])
         for r in sdoc.get_list("reinforcement"))
     opening = tuple(_group(sdoc, ("opening", i), g)
                     for i, g in enumerate(sdoc.get_list("opening")))
@@ -358,14 +384,16 @@ def load_catalog(data: ScenarioSet) -> Catalog:
         sc = doc.get_table("scenario")
         groups = tuple(_group(doc, ("setup", i), g)
                        for i, g in enumerate(doc.get_list("setup", default=[])))
-        objectives = tuple(Objective(o["place"], {s: int(o.get(s, 0)) for s in SIDES})
+        objectives = tuple(_made(Objective, place=o["place"],
+                                 points={s: int(o.get(s, 0)) for s in SIDES})
                            for o in sc.get("objectives", []))
         t = sc["turns"]
-        scenarios[sid] = ScenarioDef(
-            sid, sc["title"], (int(t[0]), int(t[1])), groups,
-            {k: int(v) for k, v in doc.get_table("reduced", default={}).items()},
-            objectives, bool(sc.get("opening", False)), bool(sc.get("player_setup", False)),
-            fname)
+        scenarios[sid] = _made(
+            ScenarioDef, id=sid, title=sc["title"], turns=(int(t[0]), int(t[1])),
+            groups=groups,
+            reduced={k: int(v) for k, v in doc.get_table("reduced", default={}).items()},
+            objectives=objectives, opening=bool(sc.get("opening", False)),
+            player_setup=bool(sc.get("player_setup", False)), file=fname)
     answer = tuple((tuple(a["units"]), str(a["area"]), int(a["roll"]))
                    for a in common["soviet_answer"])
     cat = Catalog(

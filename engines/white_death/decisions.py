@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engines.white_death import assault, supply, turns
+from engines.white_death import assault, supply
 from engines.white_death.notation import act, typed
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
@@ -266,6 +266,8 @@ class ImpulseDecision(WDChoice):
     def check_action(self, s: WDState, a: Act) -> None:
         match a.kind:
             case "impulse":
+                from engines.white_death import turns  # here: a combat phase never asks
+
                 turns.check_impulse(s, a)
             case _:
                 raise _Foreign
@@ -273,6 +275,8 @@ class ImpulseDecision(WDChoice):
     def do_action(self, s: WDState, a: Act) -> list[Event]:
         match a.kind:
             case "impulse":
+                from engines.white_death import turns
+
                 return turns.do_impulse(s, a)
         raise self.not_now(s, a)
 
@@ -285,6 +289,8 @@ class ImpulseDecision(WDChoice):
         return act("impulse", n=s.pos.mps[s.pos.phasing])
 
     def candidates(self, s: WDState, args: Any) -> list[Act]:
+        from engines.white_death import turns
+
         return turns._impulse_candidates(s, s.pos.phasing)
 
     def after(self, s: WDState, args: Any, a: Act, flow: Flow) -> None:
@@ -400,6 +406,14 @@ class Fire(WDChoice):
 
     def candidates(self, s: WDState, args: Any) -> list[Act]:
         return assault._combat_candidates(s)
+
+    def options(self, s: WDState, args: Any) -> list[Action]:
+        # Rule 9.C.3's pools worked out once for the listing (assault.pools_kept)
+        assault.pools_kept(s)
+        try:
+            return super().options(s, args)
+        finally:
+            s._cache.pop(assault.POOLS, None)
 
 
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import operator
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engines.white_death.base import Listed
 from engines.white_death.movement import (
     _move_actions,
     _new_token,
@@ -33,6 +32,27 @@ from pbem.engine import Action
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
+
+# here, not in base: making a NamedTuple class is 2.5 M instructions, and only the
+# movement phase's listing makes one (issue 35)
+class Listed(NamedTuple):
+    """A unit's part of the last movement listing, with what it read (its key's parts)."""
+
+    #: the unit's fields but its marks (``state._FIELDS``), and its marks
+    fields: tuple[Any, ...]
+    marks: frozenset[str]
+    #: the friendly stacks within two hexes, as ``near_token``'s number
+    near: int
+    #: what it reads farther (``_far_state``), None for most units
+    far: tuple[Any, ...] | None
+    #: its moves, then the rest of its actions
+    moves: tuple[Action, ...]
+    rest: tuple[Action, ...]
+    #: only its moves read the stacks near it (not so for a Brandenburg lead), and the
+    #: reach they were filtered from (``move_reach``: what they read but those stacks)
+    moves_alone_read_near: bool
+    reach: tuple[tuple[str, int, bool], ...]
+
 
 #: a unit's fields but its marks, as one tuple (read at C speed: every unit, every decision)
 _FIELDS = operator.attrgetter("uid", "loc", "strength", "deployed", "spent", "stopped",

@@ -38,9 +38,9 @@ def setup_initial(s: WDState) -> list[Event]:
             if uid not in placed and s.sc.turns[0] <= r.turn <= s.sc.turns[1]:
                 s.pos.units[uid] = U(uid, "pending", cat.units[uid].strength, entry=r.area)
                 s.pos.schedule.append(Arrival(r.turn, uid, r.area))
-    s.pos.bridges = {h for h in s.map.ids if s.map.has_feature(h, "bridge")}
+    s.pos.bridges = set(s.map.hexes_with("bridge"))
     vl = s.ter.vl_hexes()
-    sites = [h for h in s.map.ids if s.map.has_feature(h, "bunker_site")]
+    sites = s.map.hexes_with("bunker_site")
     if sites:
         vl = tuple(sites)
     if vl and s.sc.turns[0] < 12:
@@ -145,7 +145,7 @@ def garrison_hexes(ter: Terrain) -> list[str]:
     """Intrinsic Garrisons: the hexes the map marks for them, else the towns west of the
     Lowatj with a railroad (Velikiye Luki aside: it has its own garrison)."""
     m = ter.map
-    marked = [h for h in m.ids if m.has_feature(h, "intrinsic_garrison")]
+    marked = m.hexes_with("intrinsic_garrison")
     if marked:
         return marked
     try:

@@ -10,8 +10,12 @@ fields.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from typing import Any
+
+from pbem import codec
+from pbem.errors import FormatError
 
 #: ticks in a movement point: the unit every movement point in the position is counted
 #: in (rules_version 0.8; 0.7 kept a Fraction). Rule 7's Terrain Effects Chart prices a
@@ -72,6 +76,43 @@ class U:
         return U(self.uid, self.loc, self.strength, self.deployed, self.spent, self.stopped,
                  self.zoc_start, self.entrained, self.via, self.garrison, self.seq,
                  self.assault, self.entry, set(self.marks))
+
+
+#: U's fields in the two orders its data comes in, each with the one type pbem.codec takes
+#: for it (``marks``, a set of str, comes as a list): a canonical map's (sorted by name: a
+#: save's bytes decoded) and the class's own (``snapshot()``, not yet encoded)
+_U_FORMS = {
+    tuple(f.name for f in order): tuple(
+        {"str": str, "int": int, "bool": bool, "set[str]": list}[str(f.type)] for f in order)
+    for order in (sorted(fields(U), key=lambda f: f.name), fields(U))}
+
+
+def units_from_data(data: Any) -> dict[str, U] | None:
+    """The units of a position's data as pbem.codec reads them, or None for anything but
+    the plain form (a map of unit maps, every field there in one of the two orders, each
+    of its exact type, ``marks`` empty or a list of str the codec reads): the codec then
+    reads them and names what is wrong.  A purkayev game's 300-odd units of 14 fields,
+    field by field through the codec, were most of restoring a position at every command
+    that loads a game (issue 35)."""
+    if type(data) is not dict:
+        return None
+    out: dict[str, U] = {}
+    forms = _U_FORMS
+    for uid, d in data.items():
+        if type(d) is not dict or tuple(map(type, d.values())) != forms.get(tuple(d)):
+            return None
+        marks = d["marks"]
+        if marks:
+            # a set's list must hold each element once, in canonical order: the codec's
+            # own check, for the few units marked
+            try:
+                kept = codec.from_data(set[str], marks)
+            except FormatError:
+                return None
+            out[uid] = U(**{**d, "marks": kept})
+        else:
+            out[uid] = U(**{**d, "marks": set()})
+    return out
 
 
 @dataclass(slots=True)
@@ -277,3 +318,85 @@ class Position:
             {k: list(v) for k, v in self.advance.items()}, dict(self.counts),
             dict(self.losses), self.setup_side, list(self.setup_raster), self.flieger,
             self.passing, self.seq, None if self.final is None else self.final.copy())
+
+
+# How each field of a position's data is read by :func:`position_from_data`: a scalar of
+# exactly its type, a map of str to ints or bools, a list or a set of str, a map of str to
+# lists of str; the records inside (bunkers, arrivals, combats, the barrage, the phase's
+# losses, the final score) by the codec, field by field, as their own types
+_MAP_INT, _MAP_BOOL, _LIST_STR, _SET_STR, _MAP_LISTS = (
+    "map-int", "map-bool", "list-str", "set-str", "map-lists")
+#: the plain records of a position's lists read at once: each record's fields with their
+#: one type (the bunkers' and the schedule's: a codec decoder resolved for each class and
+#: a frozen class's __init__ were 0.9 M instructions of every command, issue 35)
+_RECORDS: dict[str, tuple[type, dict[str, type]]] = {
+    "bunkers": (Bunker, {"hex": str, "strength": int}),
+    "schedule": (Arrival, {"turn": int, "uid": str, "area": str}),
+}
+_READ: dict[str, Any] = {
+    "turn": int, "phasing": str, "mps": _MAP_INT, "impulse_mp": int,
+    "impulse_left_before": int, "impulses": _MAP_INT, "weather": str, "supply": _MAP_INT,
+    "repl": _MAP_INT, "rail_used": _MAP_INT, "repaired": _MAP_BOOL, "vl_released": bool,
+    "vl_avoid": bool, "bunkers": _RECORDS, "bridges": _SET_STR, "builders": _SET_STR,
+    "garrisons": _SET_STR, "schedule": _RECORDS, "assaults": _MAP_LISTS,
+    "combat": Combat | None, "combat_hexes": _LIST_STR, "plans": list[Combat],
+    "paid": _SET_STR, "bar": Barrage | None, "barrage_phase": dict[str, PhaseLoss],
+    "advance": _MAP_LISTS, "counts": _MAP_INT, "losses": _MAP_INT, "setup_side": str,
+    "setup_raster": _LIST_STR, "flieger": str, "passing": str, "seq": int,
+    "final": Final | None}
+_FIELDS = frozenset((*_READ, "units"))
+_STR = frozenset({str})
+
+
+def _strs(values: Any) -> bool:
+    return set(map(type, values)) <= _STR
+
+
+def position_from_data(data: Any) -> Position | None:
+    """A position's data as pbem.codec reads it (``codec.from_data(Position, data)``), or
+    None for anything but the plain form: every field there, each of exactly its type,
+    the records inside as the codec reads them.  The codec then reads the whole and names
+    what is wrong.  Reading the position through the codec began by resolving its 36
+    fields' type hints, about 3 M instructions of every command that loads a game
+    (issue 35)."""
+    if type(data) is not dict or data.keys() != _FIELDS:
+        return None
+    out: dict[str, Any] = {}
+    for name, how in _READ.items():
+        v = data[name]
+        if how is int or how is str or how is bool:
+            if type(v) is not how:
+                return None
+        elif how in (_MAP_INT, _MAP_BOOL):
+            want = int if how == _MAP_INT else bool
+            if type(v) is not dict or not _strs(v) or \
+                    not set(map(type, v.values())) <= {want}:
+                return None
+            v = dict(v)
+        elif how == _LIST_STR:
+            if type(v) is not list or not _strs(v):
+                return None
+            v = list(v)
+        elif how is _RECORDS:
+            cls, types = _RECORDS[name]
+            if type(v) is not list or any(
+                    type(r) is not dict or r.keys() != types.keys()
+                    or any(type(r[k]) is not t for k, t in types.items()) for r in v):
+                return None
+            v = [cls(**r) for r in v]
+        elif how == _MAP_LISTS:
+            if type(v) is not dict or not _strs(v) or any(
+                    type(x) is not list or not _strs(x) for x in v.values()):
+                return None
+            v = {k: list(x) for k, x in v.items()}
+        else:  # a set's canonical order and the records: the codec's own reading
+            try:
+                v = codec.from_data(set[str] if how == _SET_STR else how, v,
+                                    f"position.{name}")
+            except FormatError:
+                return None
+        out[name] = v
+    units = units_from_data(data["units"])
+    if units is None:
+        return None
+    return Position(units=units, **out)

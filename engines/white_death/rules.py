@@ -10,7 +10,6 @@ import functools
 from collections.abc import Sequence
 from fractions import Fraction
 
-from engines.hexkit import odds
 from engines.white_death.data import Tables, UnitDef, UnitType
 
 
@@ -42,9 +41,16 @@ def _labels(columns: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
 
 @functools.cache
 def _keys(columns: tuple[tuple[int, int], ...]) -> tuple[Fraction, ...]:
-    """The columns' ratios as the kit reads their labels, checked as it checks them."""
+    """The columns' ratios as the kit reads their labels (``hexkit.odds.parse_odds`` of
+    ``"a:b"``: ``a`` and ``b`` whole numbers, ``b`` not 0), checked as it checks them:
+    read from the pairs themselves, so that a fire command does not load the kit's odds
+    and compile its label pattern (1.9 M instructions, issue 35)."""
     labels = _labels(columns)
-    keys = [odds.parse_odds(lab) for lab in labels]
+    keys = []
+    for (a, b), lab in zip(columns, labels, strict=True):
+        if a < 0 or b <= 0:
+            raise ValueError(f"{lab!r} is not an odds column like '3:1' or '1:2'")
+        keys.append(Fraction(a, b))
     if not keys or keys != sorted(keys) or len(set(keys)) != len(keys):
         raise ValueError(f"columns {list(labels)} must be strictly increasing")
     return tuple(keys)
@@ -87,6 +93,8 @@ def conventional_loss(n: int, strength: int) -> int:
 def barrage_column(tables: Tables, value: Fraction) -> int:
     """Rule 11.B.2.A: the column whose lowest value is the highest not above the total;
     -1 below the first."""
+    from engines.hexkit import odds  # here: only a barrage reads its columns so
+
     col = odds.threshold_column(value, tables.barrage_columns)
     return -1 if col.below else col.index
 

@@ -43,25 +43,22 @@ from engines.white_death.decisions import (
     VLSupply,
 )
 from engines.white_death.supply import _on_airdrop, _supply_points, _vl_avoid_possible
-from engines.white_death.turns import (
-    _end_impulse,
-    _finish,
-    _on_release,
-    _on_weather,
-    _start_impulse,
-    _start_turn,
-    release_due,
-)
 from pbem.engine import Event
 from pbem.steps import Entry, Flow, Frame, NoArgs, Procedure, Roll, Sequence, step_table
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
 
-# The rules of movement, of barrages (``artillery``) and of reinforcements are imported
-# by the steps that run them, where they run: a command in a combat phase (a fire, an
-# advance) runs none of them, and loading them was ~4 M instructions of every such turn
-# command (issue 35).
+# The rules of movement, of barrages (``artillery``), of reinforcements and of the turn's
+# start and end (``turns``) are imported by the steps that run them, where they run: a
+# command in a combat phase (a fire, an advance) runs none of them, and loading them was
+# ~5 M instructions of every such turn command (issue 35).
+
+
+def _release_due(s: WDState) -> bool:
+    from engines.white_death.turns import release_due
+
+    return release_due(s)
 
 
 @functools.cache
@@ -120,6 +117,8 @@ class Game(WDProcedure):
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
         if s.pos.turn >= s.last_turn:
+            from engines.white_death.turns import _finish
+
             flow.end()
             return _finish(s)
         s.pos.turn += 1
@@ -131,6 +130,8 @@ class TurnBegins(WDProcedure):
     name, rule = "turn-begins", "Rule 5"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        from engines.white_death.turns import _start_turn
+
         flow.end()
         return _start_turn(s)
 
@@ -142,6 +143,8 @@ class Weather(WDRoll):
     rule_field = hex_field = ""  # a roll of the turn's: the step's rule, no hex
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        from engines.white_death.turns import _on_weather
+
         return _on_weather(s, roll)
 
 
@@ -152,6 +155,8 @@ class Release(WDRoll):
     rule_field = hex_field = ""  # a roll of the turn's: the step's rule, no hex
 
     def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
+        from engines.white_death.turns import _on_release
+
         return _on_release(s, roll)
 
 
@@ -182,7 +187,7 @@ class Turn(WDSequence):
     entries = (
         Entry("Rule 5", "turn-begins"),
         Entry("Rule 16", "weather"),
-        Entry("Rule 22", "release", lambda s: release_due(s)),
+        Entry("Rule 22", "release", lambda s: _release_due(s)),
         Entry("Rule 15", "supply"),
         Entry("Rule 15.D.2", "vl-supply", lambda s: _vl_avoid_possible(s)),
         Entry("Rule 5", "impulses"),
@@ -230,6 +235,8 @@ class StartImpulse(WDProcedure):
     name, rule = "start-impulse", "Rule 17"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        from engines.white_death.turns import _start_impulse
+
         flow.end()
         return _start_impulse(s)
 
@@ -437,6 +444,8 @@ class EndImpulse(WDProcedure):
     phase = "end"
 
     def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
+        from engines.white_death.turns import _end_impulse
+
         flow.end()
         _end_impulse(s)
         return []

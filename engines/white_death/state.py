@@ -41,14 +41,14 @@ placement, turns), never back.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.hexkit.hexmap import HexMap
 from engines.white_death import rules, sequence, view
-from engines.white_death.base import BOXES, Listed, other, phase_of
+from engines.white_death.base import BOXES, other, phase_of
 from engines.white_death.data import (
     GARRISON_TYPE,
     SIDES,
@@ -58,7 +58,7 @@ from engines.white_death.data import (
     UnitType,
 )
 from engines.white_death.notation import parse
-from engines.white_death.position import Position, U
+from engines.white_death.position import Position, U, position_from_data
 from engines.white_death.supply import ezoc, zoc_mark
 from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
@@ -68,6 +68,7 @@ from pbem.grammar import Act
 from pbem.steps import Frame, Misfit, Step, StepState
 
 if TYPE_CHECKING:
+    from engines.white_death.listing import Listed
     from pbem.view import BoardView
 
 # the names other modules and the tests import from here
@@ -158,6 +159,18 @@ class WDState(StepState[Position]):
         self._static: dict[Any, Any] = cat.static
         #: the catalog's map and charts (shared by every clone: it holds no position)
         self.ter = Terrain.of(cat)
+
+    def restore_body(self, body: Mapping[str, Any]) -> None:
+        # the position read at once where its data is in the plain form
+        # (position.position_from_data), then the frames as the runtime reads them;
+        # anything else goes the runtime's way whole, which names the fault
+        pos = position_from_data(body["position"]) if (
+            isinstance(body, Mapping) and "position" in body and "stack" in body) else None
+        if pos is None:
+            super().restore_body(body)
+            return
+        self.pos = pos
+        self.restore_stack(body["stack"])
 
     # ------------------------------------------------------------------ copying
 
@@ -353,40 +366,45 @@ class WDState(StepState[Position]):
         self.pos.seq += 1
         u.loc = h
         u.seq = self.pos.seq
-        near, self._near = self._near, {}
-        neartok, self._neartok = self._neartok, {}
-        stack, self._stack = self._stack, {}
-        pcache, self._pcache = self._pcache, {}  # _relocated clears in place
-        at, self._at = self._at, {}
-        self._relocated()
+        near, neartok, stack = self._near, self._neartok, self._stack
+        pcache, at = self._pcache, self._at
+        # what _relocated forgets: the answers that read the position, and every cache of
+        # where units stand, which start afresh here and take what still holds below
+        self.forget_options()
+        self._cache.clear()
+        self._near, self._neartok, self._stack, self._pcache, self._at = {}, {}, {}, {}, {}
         # the map hexes the unit left or entered (none when it goes from box to box)
-        changed = tuple(x for x in (was, h) if x not in BOXES)
-        if changed:
-            self._pcache = self._kept_positions(pcache, uid, was, h)
-            for x in changed:
-                for side in SIDES:
-                    at.pop((x, side), None)
-            self._at = at
+        if was in BOXES:
+            if h in BOXES:
+                return
+            changed: tuple[str, ...] = (h,)
+        else:
+            changed = (was,) if h in BOXES else (was, h)
+        self._pcache = self._kept_positions(pcache, uid, was, h, changed)
+        for x in changed:
+            for side in SIDES:
+                at.pop((x, side), None)
+            stack.pop(x, None)
+        self._at = at
+        self._stack = stack
+        if near:
             # only the stacks of those hexes changed (the unit's place in the stacking
-            # order too): the answers for hexes farther than two from them still hold, and
-            # Rule 4's for every other hex (it reads the hex's stack and the unit asked of)
+            # order too): the answers for hexes farther than two from them still hold,
+            # and Rule 4's for every other hex (it reads the hex's stack and the unit
+            # asked of)
             area = self.ter.area2set
-            self._near = {k: v for k, v in near.items()
-                          if not any(x in area(k[1]) for x in changed)}
-            kept = self._near
+            self._near = kept = {k: v for k, v in near.items()
+                                 if not any(x in area(k[1]) for x in changed)}
             self._neartok = {k: v for k, v in neartok.items() if k in kept}
-            for x in changed:
-                stack.pop(x, None)
-            self._stack = stack
 
-    def _kept_positions(self, pcache: dict[Any, Any], uid: str, was: str,
-                        h: str) -> dict[Any, Any]:
+    def _kept_positions(self, pcache: dict[Any, Any], uid: str, was: str, h: str,
+                        changed: tuple[str, ...]) -> dict[Any, Any]:
         """What of ``pcache`` (the position caches before ``uid`` went from ``was`` to
-        ``h``, one of them at least a map hex) still holds, brought up to date: the units
-        by hex and the mover's side's occupied hexes changed in those hexes only, its
-        side's units on the map only if it entered or left the map; and what is traced
-        through the mover's side's enemies (``enemy_key``, ``by_enemies``, their ZOCs:
-        ``ezoc``) did not move.
+        ``h``; ``changed``: those of the two that are map hexes, one at least) still
+        holds, brought up to date: the units by hex and the mover's side's occupied hexes
+        changed in those hexes only, its side's units on the map only if it entered or
+        left the map; and what is traced through the mover's side's enemies
+        (``enemy_key``, ``by_enemies``, their ZOCs: ``ezoc``) did not move.
         Anything else is dropped (a key not named here is never carried)."""
         side = self.side_of(uid)
         keep = _CARRIED[side]
@@ -410,7 +428,6 @@ class WDState(StepState[Position]):
             # instructions of the purkayev audit (a dict of ~60 hexes and one of ~40,
             # every move). A hex's list is never changed in place: a new one replaces it
             units = self.pos.units
-            changed = [x for x in (was, h) if x not in BOXES]
             for x in changed:
                 here = [y for y in by.get(x, ()) if y != uid]
                 if x == h:

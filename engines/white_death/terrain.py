@@ -22,6 +22,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
+from engines.hexkit.geometry import hexside
 from engines.hexkit.hexmap import HexMap
 from engines.white_death.data import ALIASES, Catalog
 from engines.white_death.position import MP_TICKS
@@ -42,6 +43,8 @@ RAILS_AND_ROADS = ("road", "railroad", "rail")
 SUPPLY_ROADS = ("road", "railroad", "rail")
 #: Rule 11.B.3.B: the farthest the map lets a unit observe (:meth:`Terrain.sight_range`)
 SIGHT_MAX = 3
+#: the lake hexside features a thaw renames to their thaw kinds (Rules 13, 16)
+LAKE_SIDES = ("lake", "partial_lake", "lake_partial")
 #: hex features the Terrain Effects Chart prices (by their chart names)
 _TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
@@ -122,8 +125,10 @@ class Terrain:
         #: a road costs 1/2 or 1/3 of an MP), so that MPs spent and searches over many
         #: moves add and compare ints, exactly, instead of Fractions
         self.ticks = MP_TICKS
+        # an int's or a Fraction's denominator as it is: making a Fraction of each of the
+        # charts' 80-odd costs (an ABC check each) was 1 M instructions of every command
         finer = sorted({Fraction(v) for v in values
-                        if v is not None and MP_TICKS % Fraction(v).denominator})
+                        if v is not None and MP_TICKS % v.denominator})
         if finer:
             raise ScenarioError(f"a movement cost of {finer[0]} MP on the charts: the "
                                 f"position counts movement points in 1/{MP_TICKS} MPs "
@@ -317,6 +322,18 @@ class Terrain:
         t = self.enter_ticks(mob, frm, to, frozen, bridges)
         return None if t is None else Fraction(t, MP_TICKS)
 
+    def step_cost_once(self, mob: str, frm: str, to: str, frozen: bool,
+                       bridges: Collection[str]) -> Fraction | None:
+        """:meth:`enter_cost` of a step asked once, where no move follows (an advance's,
+        Rule 9.D, after the fire that cleared the hex): read from the chart alone unless
+        a listing compiled the costs already, the same cost as the compiled table's
+        (tests/white_death/test_step_by_chart.py).  Compiling the table and the overlay it
+        reads was 12 M instructions of such an act (issue 35); the moves of a movement
+        phase, checked and replayed by the hundred, read the compiled table."""
+        if (mob, frozen, frozenset(bridges)) in self._compiled:
+            return self.enter_cost(mob, frm, to, frozen, bridges)
+        return self._enter_cost(mob, frm, to, frozen, bridges)
+
     def enter_ticks(self, mob: str, frm: str | None, to: str, frozen: bool,
                     bridges: Collection[str]) -> int | None:
         """:meth:`enter_cost` in ticks: a step on the map is read from the kit's compiled
@@ -374,10 +391,12 @@ class Terrain:
         (:meth:`move_class`) read on the map as the weather and the bridges make it
         (:meth:`move_view`)."""
         cls = self.move_class(mob)
-        # the overlay touches only bridged hexes and, in a thaw, lake hexsides: a step
-        # clear of both reads the printed map directly (the same answer, faster)
+        # the overlay touches only bridged hexes (their features, the road links from
+        # them) and, in a thaw, lake hexsides (:meth:`_move_overlay`): a step clear of
+        # both reads the printed map directly (the same answer, faster)
         view: HexMap | OverlaidMap = self.map
-        if not frozen or to in bridges or (frm is not None and frm in bridges):
+        if to in bridges or (frm is not None and frm in bridges) or (
+                not frozen and frm is not None and self._lake_side(frm, to)):
             view = self.move_view(frozen, bridges)
         if frm is None:  # from off the map (Rule 17): along the road onto a road hex
             cost = cls.entry_cost(view, to, ("road",) if self.road_hex(to, bridges) else ())
@@ -488,9 +507,14 @@ class Terrain:
             links.update((h, n) for n in self.nbrs(h) if self.road_hex(n, bridges))
         out = Overlay.make(features_removed=removed, links_added={"road": links})
         if not frozen:
-            for n in ("lake", "partial_lake", "lake_partial"):
+            for n in LAKE_SIDES:
                 out = out + Overlay.rename_side_feature(m, n, f"{n}_thaw")
         return out
+
+    def _lake_side(self, a: str, b: str) -> bool:
+        """The hexside between ``a`` and ``b`` carries a lake feature a thaw renames."""
+        feats = self.map.hexsides.get(hexside(a, b))
+        return feats is not None and not feats.isdisjoint(LAKE_SIDES)
 
     def bank(self, h: str) -> str:
         """Which side of the river a hex is on: the lowest hex id of its part of the map
@@ -584,6 +608,17 @@ def enter_cost(s: WDState, uid: str, frm: str | None, to: str) -> Fraction | Non
             uid, frm, to):
         return None  # Rule 16.B: leave on the side it entered
     return cost
+
+
+def may_advance_into(s: WDState, uid: str, frm: str, to: str) -> bool:
+    """Rule 9.D: whether ``uid`` may enter ``to`` from ``frm`` as :func:`enter_cost` says
+    (not prohibited, Rule 7; Rule 16.B's banks), the step read once
+    (:meth:`Terrain.step_cost_once`)."""
+    pos = s.pos
+    frozen = pos.weather != "thaw"
+    if s.ter.step_cost_once(s.utype(uid).mob, frm, to, frozen, pos.bridges) is None:
+        return False
+    return frozen or not wrong_bank(s, uid, frm, to)
 
 
 def enter_ticks(s: WDState, uid: str, frm: str | None, to: str) -> int | None:

@@ -13,7 +13,6 @@ from engines.white_death.base import DieArgs, other
 from engines.white_death.data import SIDES
 from engines.white_death.notation import act, amount
 from engines.white_death.position import Final
-from engines.white_death.reinforcements import _reinforce
 from engines.white_death.supply import ezoc
 from engines.white_death.terrain import river_at
 from pbem.engine import Event
@@ -82,6 +81,10 @@ def _start_impulse(s: WDState) -> list[Event]:
         s.pos.flieger = "answered"
         for units, area, need in s.cat.soviet_answer:
             if need >= 6:
+                # the rules of reinforcements load with the first that enters (issue 35:
+                # a turn command in any other phase has no use for them)
+                from engines.white_death.reinforcements import _reinforce
+
                 _reinforce(s, units, area)
             else:
                 s.queue("answer", DieArgs(f"Soviet reserve {units[0].split('/')[-1]} "

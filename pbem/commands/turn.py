@@ -5,6 +5,7 @@ Loaded only when one of its commands runs (:class:`pbem.cli.LazyGroup`).
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import Any
@@ -102,27 +103,29 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: b
                                       "follow in it: none applied")
         game = waiting if len(actions) == 1 else home.game(game_ref)
         # one action needs no dry run (issue 19: it loaded the game and replayed its dice
-        # chain twice): a refused action raises before anything is sealed or written
-        before = game.state.clone() if len(actions) == 1 else None
-        # told only once kept: a command that loses a race with another pbem (the save
-        # changed meanwhile) prints the refusal alone, not moves it did not save
+        # chain twice): a refused action raises before anything is sealed or written.
+        # The position its refusal suggests from is the save's, loaded again then: a
+        # clone kept for it on every act cost 0.3-2.7 M instructions (issue 35), and a
+        # step may have changed the position before refusing
         done: list[tuple[str, list[Any], list[Any]]] = []
         sealed = None
         for text in actions:
             try:
                 events, rolls, sealed = game.act(text, save=False)
             except (IllegalAction, ActionSyntaxError) as exc:
-                if before is None:
+                if len(actions) > 1:
                     raise
-                raise refused(exc, before, text, 1) from None
+                raise refused(exc, home.game(game_ref).state, text, 1) from None
             done.append((text, events, rolls))
             if sealed is not None:
                 break
         if sealed is None:
             game.write()
+        # made once, when the first line that names a unit needs them
+        names = functools.cache(lambda: game.state.counters(game.side))
         for text, events, rolls in done:
             echo(f"{text}")
-            print_events(events, rolls, game.side, game.state.counters(game.side))
+            print_events(events, rolls, game.side, names)
         if sealed is not None:
             sealed_note(game, sealed)
             return

@@ -380,3 +380,133 @@ def test_7_0_a_unit_is_in_supply_exactly_when_the_net_says(
                 asked += len(got)
                 out += sum(1 for h, ok in got.items() if not ok and h not in enemy)
         assert asked > 5000 and out > 0, (asked, out)
+
+
+def test_14_1_a_trace_is_searched_toward_the_sources_not_round_the_marker() -> None:
+    """Issue 35: a marker's first trace in a command (14.1: only whether one exists) is
+    searched from the marker, the hex nearest the sources' columns first, not breadth
+    first round it: from Kharkov on an open map it asks a handful of hexes where the
+    breadth-first trace asks hundreds, and its path is a trace (each hex next to the
+    one before, every hex passable, from the marker to a Soviet source)."""
+    from itertools import pairwise
+    from types import SimpleNamespace
+
+    from engines.backhand import fronts
+    from engines.backhand.data import load
+    from engines.hexkit.graph import trace
+
+    d = load()
+    m = d.map
+    for h, closed in (("2510", frozenset()), ("2510", frozenset(m.neighbors("2611")))):
+        ours: list[str] = []
+        kits: list[str] = []
+        fronts._PATHS.pop(h, None)
+        assert fronts.traces(SimpleNamespace(data=d), h,  # type: ignore[arg-type]
+                             lambda x: ours.append(x) or x not in closed)  # noqa: B023
+        path = fronts._PATHS[h]
+        assert trace(m, h, d.soviet_supply,
+                     passable=lambda x: kits.append(x) or x not in closed) is not None  # noqa: B023
+        assert path[0] == h and path[-1] in d.soviet_supply
+        assert all(b in d.nbrs[a] for a, b in pairwise(path))
+        assert not closed & set(path)
+        assert 3 * len(ours) < len(kits), (len(ours), len(kits))
+
+
+def test_the_facts_of_a_move_read_each_units_kept_placement(monkeypatch: Any) -> None:
+    """Issue 35: the board facts made after a move (a receive makes them after every
+    move it replays) read each unit's Placed from the data's table of those made before,
+    and make one only for a unit in a hex it had not stood in; the facts are those of a
+    Placed made for every unit."""
+    from engines.backhand.data import Data
+    from engines.hexkit.facts import BoardFacts, Placed
+
+    s = at('clear = true\nplace = { "12T" = "2610" }')
+    s.facts()  # every unit's place read once
+    s.data._placed["12T"].pop("3010", None)  # a hex 12T has not stood in (the data is shared)
+    made: list[tuple[str, str]] = []
+    placed = Data.placed
+
+    def counted(self: Data, unit: str, h: str) -> Placed:
+        made.append((unit, h))
+        return placed(self, unit, h)
+
+    monkeypatch.setattr(Data, "placed", counted)
+    s.pos.units["12T"].at = "3010"
+    facts = s.facts()
+    assert made == [("12T", "3010")]
+    units = [(u, x.at) for u, x in s.pos.units.items() if x.at not in ("elim", "box", "")]
+    fresh = BoardFacts(s.data.map, [Placed(u, h, s.data.units[u].side) for u, h in units
+                                    if h in s.data.map])
+    assert facts.placement == fresh.placement
+
+
+def test_the_facts_after_a_change_are_the_facts_of_the_new_placement(
+        monkeypatch: Any) -> None:
+    """Issue 35: after a move (or a unit placed or eliminated) the facts are the kept
+    facts with the changed units changed, each side's units and stacks carried over
+    (BoardFacts.changed): along seeded playouts of both scenarios, at every decision,
+    they are what facts made from every unit's place give, and each carried side's
+    units and stacks are those found from every unit."""
+    from engines.backhand.state import _BOARDS
+    from engines.hexkit.facts import BoardFacts
+
+    made: list[BoardFacts] = []
+    changed = BoardFacts.changed
+
+    def counted(self: BoardFacts, *args: Any) -> BoardFacts:
+        out = changed(self, *args)
+        made.append(out)
+        return out
+
+    monkeypatch.setattr(BoardFacts, "changed", counted)
+    carried = 0
+    for scenario, seed in (("high-water-mark", "bbfacts/1"), ("backhand-blow", "bbfacts/2")):
+        for s in _sampled(scenario, seed, 1200, 1):
+            _BOARDS.clear()  # no facts met before: made from the facts kept on the state
+            f = s.facts()
+            fresh = BoardFacts(s.data.map, f.placement)
+            assert f.placement == fresh.placement
+            assert f._by_unit == fresh._by_unit and list(f._by_unit) == list(fresh._by_unit)
+            for side in ("soviet", "german"):
+                carried += ("stacks", side) in f._found and any(f is m for m in made[-3:])
+                assert f.units(side) == fresh.units(side)
+                assert list(f.stacks(side).items()) == list(fresh.stacks(side).items())
+    assert carried > 100 and len(made) > 500, (carried, len(made))
+
+
+def test_a_change_is_refused_as_a_placement_is() -> None:
+    import pytest
+
+    from engines.hexkit.facts import Placed
+
+    s = at('clear = true\nplace = { "12T" = "2610" }')
+    f = s.facts()
+    with pytest.raises(ValueError, match="'12T' is placed at '9999', which is not on the map"):
+        f.changed([Placed("12T", "9999", "soviet")])
+    with pytest.raises(ValueError, match="'12T' is placed twice: at 3010 and at 3011"):
+        f.changed([Placed("12T", "3010", "soviet"), Placed("12T", "3011", "soviet")])
+    assert f.changed([f.placed("12T")]) is f  # nothing changed
+    moved = f.changed([Placed("12T", "3010", "soviet")])
+    assert moved.at("3010") == ("12T",) and moved.at("2610") == ()
+    gone = moved.changed([], ["12T"])
+    assert gone.placed("12T") is None and "3010" not in gone.occupied("soviet")
+
+
+def test_the_distance_toward_the_sources_of_a_map_edge_is_one_column_away() -> None:
+    """Issue 35: the supply trace (7.0) and the Front Markers' (14.1) search toward the
+    sources' columns, asked of every hex they meet; both sides' sources are a map edge
+    (one column), whose distance is read without a generator a hex: the same as the
+    nearest of the columns for every hex of the map."""
+    from types import SimpleNamespace
+
+    from engines.backhand import fronts, supply
+    from engines.backhand.data import load
+
+    d = load()
+    for side, toward in (("soviet", supply._toward_sources(d, "soviet")),
+                         ("german", supply._toward_sources(d, "german")),
+                         ("soviet", fronts._toward_sources(SimpleNamespace(data=d)))):  # type: ignore[arg-type]
+        columns = supply._source_columns(d, side)
+        assert len(columns) == 1 and toward.__name__ == "toward_edge"
+        assert all(toward(h) == min(abs(d.axial(h)[0] - c) for c in columns)
+                   for h in d.map.terrain)

@@ -82,3 +82,29 @@ def test_a_counter_holds_every_printed_value_and_stays_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         t.ma = 9  # type: ignore[misc]
     assert {u.id for u in load_data().units.values()} == set(load_data().units)
+
+
+def test_a_hexs_cube_and_neighbours_need_no_table_of_the_whole_map() -> None:
+    """A received move's check (15.0) weighs the hex distances of the hexes its search
+    meets, the supply trace (7.0) those toward the sources, and control (3.1) the
+    neighbours of eight hexes: each worked out from the hex's number, not from the
+    grid's cube of every cell or the map's adjacency (issue 35: 6.9 M and 7.5 M
+    instructions of a receive or an act), and the same as those give."""
+    d = Data(load_scenario_dir(ENGINE_ID))
+    m, grid = d.map, d.map.grid
+    hexes = list(m.terrain)
+    # as a map read back from the data cache stands: no table made yet (a map built
+    # from its file made the grid's to check its hexes)
+    for name in ("_cubes", "_ids", "_asked"):
+        grid.__dict__.pop(name, None)
+    for name in ("adjacency", "index"):
+        m.__dict__.pop(name, None)
+    axial = {h: d.axial(h) for h in hexes}
+    near = {h: d.nbrs[h] for h in hexes}
+    assert "_cubes" not in grid.__dict__
+    assert "adjacency" not in m.__dict__ and "index" not in m.__dict__
+    assert axial == {h: (grid._cubes[h].q, grid._cubes[h].r) for h in hexes}
+    assert near == m.neighbor_table()
+    assert "0000" not in d.nbrs and d.nbrs.get("0000") is None
+    with pytest.raises(KeyError):
+        d.nbrs["0000"]

@@ -120,3 +120,27 @@ def test_reinforcements_entering_while_the_markers_trace_load_no_supply_rules() 
     entered, displaced, loaded = line.split(" ", 2)
     assert int(entered) > 0 and displaced == "False", line
     assert loaded == "[True, False]", line
+
+
+_MOVE = """
+import json, sys
+from engines.backhand import ENGINE
+
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+events = s.apply(s.legal_actions()[0])
+print(sum(e.kind == "move" for e in events), "engines.backhand.uprisings" in sys.modules)
+"""
+
+
+def test_a_german_move_loads_no_uprising_rules() -> None:
+    # 17.0's uprisings follow a Soviet move or advance only: a German file's moves (a
+    # receive replays a dozen) load their rules nowhere (issue 35)
+    s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    settle(s)
+    while not (s.decision().kind == "move" and s.decision().side == "german"
+               and s.legal_actions()[0].notation().startswith("to ")):
+        s.apply(s.decision().default if s.decision().kind != "move" or
+                s.decision().side != "german" else s.legal_actions()[0])
+        settle(s)
+    (line,) = fresh_run(_MOVE, json.dumps(s.snapshot()))
+    assert line == "1 False", line

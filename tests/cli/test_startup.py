@@ -324,7 +324,7 @@ def test_importing_pbem_runs_no_collection_and_keeps_the_threshold() -> None:
 TURN_UNWANTED = ("pbem.render", "rich", "pbem.web", "pbem.transport", "email", "pbem.audit",
                  "pbem.play", "pbem.setup", "pbem.selfplay", "pbem.golden", "hypothesis",
                  "pytest", "importlib.metadata", "importlib.resources", "tempfile",
-                 "zipfile", "tomllib", "http", "socket", "ssl", "asyncio",
+                 "zipfile", "tomllib", "rtoml", "http", "socket", "ssl", "asyncio",
                  "cryptography.hazmat.primitives.serialization")
 
 

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem import canonical
+from pbem import identity as identity_module
 from pbem.errors import FormatError, KeyStoreError, SignatureError
 from pbem.identity import (
     Card,
@@ -625,6 +626,74 @@ def test_plain_key_file_read_without_the_pem_module_gives_the_same_key(tmp_path:
         else:
             assert isinstance(loaded, Ed25519PrivateKey) and fast is not None
             assert fast.private_bytes_raw() == loaded.private_bytes_raw()
+
+
+def _binascii_pkcs8(pem: bytes) -> bytes | None:
+    """The seed the key reader took before issue 35, by binascii's strict decoding and
+    re-encoding: the oracle the hand-read Base64 is compared with."""
+    import binascii
+
+    head, tail = identity_module._PEM_HEAD, identity_module._PEM_TAIL
+    if len(pem) != len(head) + 64 + len(tail) or not pem.startswith(head) \
+            or not pem.endswith(tail):
+        return None
+    body = pem[len(head):-len(tail)]
+    try:
+        der = binascii.a2b_base64(body, strict_mode=True)
+    except binascii.Error:
+        return None
+    prefix = identity_module._PKCS8_ED25519
+    if len(der) != 48 or not der.startswith(prefix) \
+            or binascii.b2a_base64(der, newline=False) != body:
+        return None
+    return der[len(prefix):]
+
+
+def test_plain_key_file_base64_read_by_hand_as_binascii_reads_it(tmp_path: Path) -> None:
+    """The key line's Base64 is read without binascii (issue 35: loading it was 0.6 M
+    instructions of every act and receive), accepting exactly what its strict decoding
+    and re-encoding accepted: every byte value in every place of the line, and
+    whole lines of other keys."""
+    store = KeyStore(tmp_path)
+    store.create("Alice", "", None)
+    pem = store.key_path.read_bytes()
+    head = len(identity_module._PEM_HEAD)
+    pems = [pem] + [_pem_of(bytes([i]) * 32) for i in range(0, 256, 17)]
+    for place in range(64):
+        for value in range(256):
+            pems.append(pem[:head + place] + bytes([value]) + pem[head + place + 1:])
+    pems += [pem[:head] + b"=" * 64 + pem[head + 64:],
+             pem[:head + 62] + b"==" + pem[head + 64:]]
+    accepted = 0
+    for candidate in pems:
+        fast = identity_module._plain_pkcs8(candidate)
+        want = _binascii_pkcs8(candidate)
+        assert (fast.private_bytes_raw() if fast is not None else None) == want, candidate
+        accepted += want is not None
+    # each of the 42 places past the PKCS#8 head takes any of the 64 characters
+    assert accepted > 42 * 64
+
+
+def _pem_of(seed: bytes) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return Ed25519PrivateKey.from_private_bytes(seed).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption())
+
+
+def test_loading_a_plain_key_loads_no_binascii(tmp_path: Path) -> None:
+    """Unlocking an unencrypted identity, as every act and receive does, does not load
+    the binascii extension (issue 35: 0.6 M instructions)."""
+    from pbem.testing import fresh_run
+
+    KeyStore(tmp_path).create("Alice", "", None)
+    out = fresh_run("import sys\n"
+                    "from pathlib import Path\n"
+                    "from pbem.identity import KeyStore\n"
+                    f"me = KeyStore(Path({str(tmp_path)!r})).load(None)\n"
+                    "print(me.card.name, 'binascii' in sys.modules)\n")
+    assert out == ["Alice False"]
 
 
 def test_card_is_kept_between_commands_by_its_files_stamp(

@@ -4,7 +4,6 @@ cache only costs the time to parse again."""
 from __future__ import annotations
 
 import shutil
-import tomllib
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -190,7 +189,7 @@ def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.Monkey
     def no_parse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(tomllib, "loads", no_parse)
+    monkeypatch.setattr(scenario, "_parse_toml", no_parse)
     monkeypatch.setattr(scenario, "_build_map", no_parse)
     monkeypatch.setattr(scenario, "_find_stand_ins", no_parse)
     again = load_scenario_path(TINY)
@@ -216,10 +215,10 @@ def test_a_kept_file_decodes_its_tables_when_first_asked(
     kept = again.docs[again.map_doc]
     assert "data" not in kept.__dict__ and kept.packed
     assert {n: d.top for n, d in again.docs.items()} == {n: tuple(d) for n, d in parsed.items()}
-    real_loads = tomllib.loads
-    monkeypatch.setattr(tomllib, "loads", lambda *a, **k: pytest.fail("parsed again"))
+    real_parse = scenario._parse_toml
+    monkeypatch.setattr(scenario, "_parse_toml", lambda *a, **k: pytest.fail("parsed again"))
     assert dict(kept.data) == parsed[again.map_doc]
-    monkeypatch.setattr(tomllib, "loads", real_loads)
+    monkeypatch.setattr(scenario, "_parse_toml", real_parse)
     for bad in (kept.packed[: len(kept.packed) // 2], msgpack.packb({"other": 1}), b"",
                 msgpack.packb([1, 2])):
         damaged = dataclasses.replace(kept, packed=bad)
@@ -246,7 +245,7 @@ def test_a_warm_load_reads_one_entry_for_its_files(
         return real_load(kind, key)
 
     monkeypatch.setattr(datacache, "load", counting)
-    monkeypatch.setattr(tomllib, "loads", lambda *a, **k: pytest.fail("parsed again"))
+    monkeypatch.setattr(scenario, "_parse_toml", lambda *a, **k: pytest.fail("parsed again"))
     again = load_scenario_path(copy)
     assert [k for k in loaded if k != "code"] == ["toml-set", "hexmap"]
     assert again.stand_ins == first.stand_ins
@@ -459,11 +458,13 @@ def test_the_key_does_not_follow_string_hashing(tmp_path: Path) -> None:
 def test_a_map_not_kept_makes_no_neighbor_table_until_asked() -> None:
     """Issue 35: with no cache (a referee's first audit, a library caller) the map is
     not written out as kept data, so its neighbor table is made when a rule first asks
-    for it, not at load; it is then the table a kept map carries."""
+    for it, not at load (a hex's own neighbours need none: tests/kit/test_kit_neighbors.py);
+    it is then the table a kept map carries."""
     assert datacache.directory() is None
     hexmap = load_scenario_path(TINY).map
     assert "adjacency" not in hexmap.__dict__
-    assert hexmap.neighbors("0303") and "adjacency" in hexmap.__dict__
+    assert hexmap.neighbors("0303") and "adjacency" not in hexmap.__dict__
+    assert hexmap.adjacency and "adjacency" in hexmap.__dict__
     assert scenario._map_from_data(scenario._map_data(hexmap)).adjacency == hexmap.adjacency
 
 
@@ -483,6 +484,21 @@ def test_map_build_names_the_first_bad_hex() -> None:
     with pytest.raises(ValueError, match="hex 0201 has terrain 'bog', which the legend"):
         HexMap.build(grid=grid, terrain={**good, "0201": "bog", "0202": "fen"},
                      legend=legend)
+    # a feature's, a place's and an area's hexes too: the first off the map, by name
+    # in order (a feature's hexes as given, a place's and an area's sorted)
+    with pytest.raises(ValueError, match=r"^town: hex 0303 is not on the map$"):
+        HexMap.build(grid=grid, terrain=good, legend=legend,
+                     hex_features={"bridge": ["0101"], "town": ["0102", "0303", "0203"]})
+    with pytest.raises(ValueError, match=r"^place 'Y': hex 0203 is not on the map$"):
+        HexMap.build(grid=grid, terrain=good, legend=legend,
+                     places={"X": ["0101"], "Y": ["0303", "0101", "0203"]})
+    with pytest.raises(ValueError, match=r"^area 'e': hex 0103 is not on the map$"):
+        HexMap.build(grid=grid, terrain=good, legend=legend,
+                     areas={"e": ["0201", "0103", "0102"]})
+    built = HexMap.build(grid=grid, terrain=good, legend=legend,
+                         hex_features={"town": iter(["0102", "0101"])},
+                         places={"X": ["0102", "0101", "0102"]})
+    assert built.features_of("0101") == {"town"} and built.place("X") == ("0101", "0102")
 
 
 def test_a_map_not_kept_hashes_no_kit_code() -> None:
@@ -494,6 +510,20 @@ def test_a_map_not_kept_hashes_no_kit_code() -> None:
     sset = load_scenario_path(TINY)
     assert sset.map is not None and sset.map.source is None
     assert scenario._kit_code.cache_info().misses == 0
+
+
+def test_a_load_with_no_cache_keeps_no_file_digest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: with no cache each data file is read as it is, not stamped, keyed and
+    hashed for a digest nothing keeps; the digest the invite pins is taken of the files
+    the scenario names, when asked (pbem.engine.Engine.scenario_files)."""
+    assert datacache.directory() is None
+
+    def kept(*_: Any) -> bytes:
+        raise AssertionError("a file's digest kept with no cache")
+
+    monkeypatch.setattr(datacache, "read_known", kept)
+    sset = load_scenario_path(TINY)
+    assert sset.map is not None and sset.docs and all(d.data for d in sset.docs.values())
 
 
 @pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
@@ -508,3 +538,17 @@ def test_the_neighbor_table_is_the_grids_neighbors(engine_id: str) -> None:
                  for h in hexmap.ids)
     assert hexmap.adjacency == want
     assert any(len(row) < 6 for row in want) and any(len(row) == 6 for row in want)
+
+
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
+def test_hexes_with_a_feature_are_the_ones_has_feature_names(engine_id: str) -> None:
+    """HexMap.hexes_with reads the features' own table (issue 35: a set-up asked
+    has_feature of every hex, three times): the same hexes, in the map's order, for
+    every feature of every shipped map, and none for a feature no hex has."""
+    hexmap = load_scenario_path(files("scenarios") / engine_id, label=engine_id).map
+    names = sorted({f for fs in hexmap.hex_features.values() for f in fs})
+    assert names or engine_id == "mortain"  # Mortain's map marks no hex feature
+    for name in [*names, "no-such-feature"]:
+        assert hexmap.hexes_with(name) == [h for h in hexmap.ids
+                                           if hexmap.has_feature(h, name)], name

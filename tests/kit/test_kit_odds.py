@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.hexkit.odds import (
@@ -24,6 +25,7 @@ from engines.hexkit.tables import (
     parse_enter_leave,
     parse_roll_key,
 )
+from pbem.testing import fresh_run
 
 FTM = ["1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1", "7:1+"]
 WD = ["1:4", "1:3", "1:2", "1:1", "2:1", "3:1", "4:1", "5:1", "6:1"]
@@ -201,3 +203,41 @@ def test_threshold_columns_for_totals() -> None:
     assert threshold_column(0, bounds, labels).below
     assert threshold_column(80, bounds, labels).label == "30+"
     assert threshold_column(10, bounds).label == "10"
+
+
+#: characters near the odds label's pattern: ASCII and Unicode decimal digits (Arabic-Indic,
+#: fullwidth), a digit that is no decimal (superscript two), the signs and bounds, and
+#: Unicode spaces and line ends
+_NEAR = "0123456789:+-<=>≤≥ \t\n\r\x0b\x0c\x1c\x85\xa0\u2028\u3000\u0663\uff11\u00b2x"
+
+
+@settings(max_examples=3000)
+@given(st.one_of(st.text(alphabet=_NEAR, max_size=10), st.text(max_size=6),
+                 st.sampled_from(FTM + WD + ["<=1:3", ">= 7:1+", "≤ 1:4", "3:1\n",
+                                             "3 : 1 +", "3:1++", "1:0", ":1", "3:",
+                                             "\u0663:\uff11", "1\u00b2:1", "<=≥3:1"])))
+def test_an_odds_label_reads_as_its_pattern(label: str) -> None:
+    """The kit reads a column label by hand: what re's match of the pattern gives, on
+    hostile and near-miss text too (issue 35: compiling it was 0.96 M instructions of a
+    command that resolves a combat)."""
+    from engines.hexkit.odds import _ODDS, _odds_read
+
+    m = re.match(_ODDS, label)
+    assert _odds_read(label) == (None if m is None else (int(m.group(1)), int(m.group(2))))
+
+
+_RESOLVED = """
+import json, re
+real, seen = re._compile, []
+def compiling(pattern, flags):
+    seen.append(pattern if isinstance(pattern, str) else repr(pattern))
+    return real(pattern, flags)
+re._compile = compiling
+from engines.hexkit.odds import _ODDS, odds_column
+assert odds_column(5, 28, {labels!r}).label == "1:3"
+print(json.dumps([_ODDS in seen]))
+"""
+
+
+def test_an_odds_column_compiles_no_pattern() -> None:
+    assert fresh_run(_RESOLVED.format(labels=FTM))[-1] == "[false]"

@@ -43,6 +43,28 @@ def test_a_chart_finer_than_a_tick_is_refused(engine: WhiteDeath) -> None:
     Terrain(dataclasses.replace(cat, tables=cat.tables))  # the shipped chart is accepted
 
 
+def test_a_chart_in_ticks_is_checked_without_making_a_fraction(
+        engine: WhiteDeath, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check reads each cost's denominator as it is (an int's too): making a Fraction
+    of each of the chart's costs was 1 M instructions of every command (issue 35)."""
+    import engines.white_death.terrain as terrain
+
+    made: list[object] = []
+
+    def counted(*args: object) -> Fraction:
+        made.append(args)
+        return Fraction(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(terrain, "Fraction", counted)
+    cat = engine.catalog()
+    Terrain(cat)
+    whole = {k: {m: Cost(1, 0) for m in row}  # type: ignore[arg-type]
+             for k, row in cat.tables.movement.items()}
+    Terrain(dataclasses.replace(cat, tables=dataclasses.replace(cat.tables,
+                                                                movement=whole)))
+    assert made == []
+
+
 def test_half_mp_road_moves_add_up_in_ticks_and_read_as_mps(engine: WhiteDeath) -> None:
     """Rule 7: a leg unit pays 1/2 MP along a road (3 ticks); with 1/2 MP left it may not
     enter a 1 MP hex, and Rule 6.A's refusal says so in MPs, as before 0.8."""

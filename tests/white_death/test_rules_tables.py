@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 from engines.hexkit import odds
 from engines.white_death import WhiteDeath, rules
 from engines.white_death.data import Catalog
@@ -37,6 +39,28 @@ def test_9_odds_columns_are_the_kits(engine: WhiteDeath) -> None:
             assert rules.odds_column(t, value, defense) == want, (value, defense)
             seen.add(want)
     assert seen == set(range(-1, len(t.columns)))
+
+
+@pytest.mark.parametrize("columns", [
+    ((1, 4), (1, 2), (1, 1), (2, 1), (3, 1)), ((0, 1), (1, 3), (5, 2), (12, 1)),
+    ((1, 2), (1, 2)), ((2, 1), (1, 1)), (), ((-1, 2), (1, 1)), ((1, 0), (2, 1)),
+    ((1, 1), (3, -1))])
+def test_9_column_ratios_are_the_kits_reading_of_their_labels(
+        columns: tuple[tuple[int, int], ...]) -> None:
+    """The ratios are read from the table's pairs, not parsed from labels by the kit's
+    odds module (a fire command no longer loads it: issue 35), with the kit's ratios and
+    its refusals, word for word."""
+    labels = [f"{a}:{b}" for a, b in columns]
+    try:
+        want: object = [odds.parse_odds(lab) for lab in labels]
+        assert want and want == sorted(want) and len(set(want)) == len(want)  # type: ignore
+    except (ValueError, AssertionError) as e:
+        want = str(e) if isinstance(e, ValueError) else "increasing"
+    try:
+        got: object = list(rules._keys(columns))
+    except ValueError as e:
+        got = str(e) if "odds column" in str(e) else "increasing"
+    assert got == want
 
 
 def test_10_fractional_antitank_values_are_kept(engine: WhiteDeath) -> None:

@@ -1,10 +1,10 @@
 """What a White Death turn loads (issue 35): the kit's movement costs, overlay, graph
 searches and line of sight (~7 M instructions to import) load where a rule first prices a
 move, traces a rail line or a line of sight, and the engine's rules of movement and
-barrages and its movement listing (~4 M) with the first action or listing of their decision,
-not with the engine. A turn at a decision that moves nothing (the impulse's size,
-Rule 5) reads none of them; the movement phase that follows loads what it uses and lists
-the moves."""
+barrages, its reinforcements and its movement listing (~4 M, and the listing's record
+class 2.5 M) with the first action or listing of their decision, not with the engine. A
+turn at a decision that moves nothing (the impulse's size, Rule 5) reads none of them; the
+movement phase that follows loads what it uses and lists the moves."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from pbem.testing import fresh_run
 
 #: the modules a decision that moves nothing has no use for
 LAZY = ("engines.hexkit.graph", "engines.hexkit.los", "engines.hexkit.movement",
-        "engines.hexkit.overlay", "engines.white_death.artillery",
-        "engines.white_death.listing", "engines.white_death.movement")
+        "engines.hexkit.odds", "engines.hexkit.overlay", "engines.white_death.artillery",
+        "engines.white_death.listing", "engines.white_death.movement",
+        "engines.white_death.reinforcements")
 
 _SETTLE = """
 from pbem.testing import settle
@@ -37,8 +38,11 @@ side = state.current_player()
 legal = state.legal_actions()
 state.status_line(side)
 state.counters(side)
+# the record classes the engine made (a NamedTuple class costs 2.5 M instructions)
+made = sorted(c.__qualname__ for c in tuple.__subclasses__()
+              if c.__module__.startswith("engines.white_death"))
 print(json.dumps([state.phase, [a.notation() for a in legal],
-                  sorted(m for m in {lazy!r} if m in sys.modules)]))
+                  sorted(m for m in {lazy!r} if m in sys.modules), made]))
 state.apply(state.parse_action("impulse 3"))
 settle(state)
 moves = [a.notation() for a in state.legal_actions()]
@@ -53,9 +57,10 @@ def _run(code: str, stdin: str = "") -> list[str]:
 def test_a_decision_that_moves_nothing_loads_no_movement_module() -> None:
     snapshot = _run(_NEW)[-1]
     first, then = (json.loads(line) for line in _run(_TURN.format(lazy=LAZY), snapshot))
-    phase, legal, loaded = first
+    phase, legal, loaded, made = first
     assert phase == "decision" and "impulse 3" in legal
     assert loaded == []
+    assert made == []  # the movement listing's record class is made with the listing
     # the movement phase after it lists moves (Rule 6): its rules load, with the kit's
     # costs; no line of sight is traced, no barrage fired
     phase, moves, loaded = then
@@ -63,3 +68,41 @@ def test_a_decision_that_moves_nothing_loads_no_movement_module() -> None:
     assert any(m.startswith("move ") for m in moves)
     assert loaded == [m for m in LAZY if m not in ("engines.hexkit.los",
                                                    "engines.white_death.artillery")]
+
+
+#: what a fire decision has no use for: LAZY, and the turn's start and end
+FIRE_LAZY = (*LAZY, "engines.white_death.turns")
+
+_FIRE_NEW = """
+import json
+from engines.white_death import ENGINE
+from engines.white_death.decisions import Fire
+from pbem.testing import Chooser, decisions
+state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+for at in decisions(state, Chooser("imports/fire"), 3000):
+    if isinstance(at.step(), Fire) and any(
+            a.notation().startswith("fire ") for a in at.legal_actions()):
+        break
+print(json.dumps(state.snapshot()))
+"""
+
+_FIRE = """
+import json, sys
+from engines.white_death import ENGINE
+state = ENGINE.restore(json.loads(sys.stdin.read()))
+side = state.current_player()
+legal = [a.notation() for a in state.legal_actions()]
+state.status_line(side)
+state.counters(side)
+print(json.dumps([state.phase, legal, sorted(m for m in {lazy!r} if m in sys.modules)]))
+"""
+
+
+def test_a_fire_decision_loads_no_movement_module_nor_the_turns_rules() -> None:
+    # the purkayev fire decision of issue 35's measured turn commands: Rules 9-11.A's
+    # fire reads neither the movement costs, the odds labels nor the turn's start and end
+    snapshot = _run(_FIRE_NEW)[-1]
+    phase, legal, loaded = json.loads(_run(_FIRE.format(lazy=FIRE_LAZY), snapshot)[-1])
+    assert phase in ("defense", "assault")
+    assert any(a.startswith("fire ") for a in legal)
+    assert loaded == []

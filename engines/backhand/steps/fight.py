@@ -33,7 +33,6 @@ from engines.backhand.retreat import (
 )
 from engines.backhand.state import BBState
 from engines.backhand.steps import SideChoice
-from engines.backhand.uprisings import uprisings_due
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.grammar import Act
 from pbem.steps import Choice, Flow, Refusal, Roll
@@ -369,7 +368,11 @@ class AdvanceStep(SideChoice):
         if action.kind == "done":
             advanced = tuple(sorted({s.pos.units[u].at for u in a.units
                                      if s.pos.units[u].at == a.target or u in a.second}))
-            due = uprisings_due(s, advanced) if a.side == "soviet" else ()
+            due: tuple[str, ...] = ()
+            if a.side == "soviet":  # 17.0's rules load with a Soviet advance (issue 35)
+                from engines.backhand.uprisings import uprisings_due
+
+                due = uprisings_due(s, advanced)
             if due:
                 flow.goto("uprising", Cities(due))  # 17.0 for the hexes advanced into
             else:

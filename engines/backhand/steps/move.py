@@ -10,7 +10,6 @@ from engines.backhand.notation import moved, w
 from engines.backhand.position import Cities, MoveArgs, PhaseArgs
 from engines.backhand.state import BBState
 from engines.backhand.steps import SideChoice
-from engines.backhand.uprisings import rise, uprisings_due
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.grammar import Act
 from pbem.steps import Flow, Refusal, Roll
@@ -157,6 +156,10 @@ class MoveTo(SideChoice):
         ev = [Event(f"{', '.join(a.units)} move {a.origin} to {h}", "move", rule=rule,
                     hexes=(a.origin, h), units=a.units), *control_events(s, before)]
         if a.side == "soviet":
+            # the uprising rules (17.0) load with a Soviet move: a German file's moves
+            # never ask them (issue 35)
+            from engines.backhand.uprisings import uprisings_due
+
             due = uprisings_due(s, (h,))
             if due:
                 flow.goto("uprising", Cities(due), replace=True)  # 17.0, once the move is made
@@ -181,6 +184,8 @@ class Uprising(Roll[BBState]):
         ev = [Event(f"uprising in {s.data.city_names[c]}: {result}", "roll", rule=self.rule,
                     hexes=(c,))]
         if result == "success":
+            from engines.backhand.uprisings import rise
+
             ev += rise(s, c)
         if len(a.cities) > 1:
             flow.goto("uprising", Cities(a.cities[1:]))

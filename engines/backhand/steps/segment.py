@@ -3,15 +3,6 @@ the order of the phases, C3I and activity points) and its close (13.2)."""
 
 from __future__ import annotations
 
-from engines.backhand.admin import (
-    admin_targets,
-    any_admin_target,
-    group_in,
-    group_out,
-    groups_in,
-    groups_out,
-    is_admin_target,
-)
 from engines.backhand.control import put, update_control
 from engines.backhand.data import FRONTS
 from engines.backhand.fronts import in_range, marker_moves
@@ -180,6 +171,10 @@ class AdminIn(SideChoice):
     prompt_template = "administrative movement from Box #2 to the map"
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
+        # 15.1's rules load with the first step of administrative movement that asks
+        # them: a segment of turn 1, or one moving nothing so, never does (issue 35)
+        from engines.backhand.admin import any_admin_target, groups_in
+
         return [*(w("admin", name) for name, g in groups_in(s, a)
                   if any_admin_target(s, a, g)), w("done")]
 
@@ -194,6 +189,8 @@ class AdminIn(SideChoice):
         named (``False`` where a unit and a formation share the name: the listing
         decides): a received file's every step is checked, and the listing floods the
         clear region (15.1 (1)), the whole map, to check a 'done' (issue 35)."""
+        from engines.backhand.admin import any_admin_target, group_in
+
         if not isinstance(action, Act) or action.kind not in ("done", "admin"):
             return False
         if action.kind == "done":
@@ -216,6 +213,8 @@ class AdminIn(SideChoice):
                        "EZOCs next to a friendly unit with a clear line to a supply source")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
+        from engines.backhand.admin import group_in, groups_in
+
         assert isinstance(action, Act)
         if action.kind == "done":
             flow.end()
@@ -236,6 +235,8 @@ class AdminPlace(SideChoice):
         return f"place {', '.join(a.units)} on the map"
 
     def options(self, s: BBState, a: MoveArgs) -> list[Action]:
+        from engines.backhand.admin import admin_targets
+
         return [w("place", h) for h in admin_targets(s, PhaseArgs(a.side, a.kind),
                                                         a.units)]
 
@@ -249,6 +250,8 @@ class AdminPlace(SideChoice):
         """Whether :meth:`options` lists ``action``, asked of the one hex named: a
         received file's every placement is checked, and the listing floods the clear
         region (15.1 (1)), the whole map (issue 35)."""
+        from engines.backhand.admin import is_admin_target
+
         if not isinstance(action, Act) or action.kind != "place":
             return False
         h = action.text("hex")
@@ -282,6 +285,8 @@ class AdminOut(SideChoice):
     prompt_template = "administrative movement from the map to Box #1"
 
     def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
+        from engines.backhand.admin import groups_out
+
         return [*(w("admin-out", *name) for name, _ in groups_out(s, a)), w("done")]
 
     default_action = w("done")
@@ -295,6 +300,8 @@ class AdminOut(SideChoice):
         stack named: a received file's every step is checked, and the listing traces
         supply (7.0) for every unit of the side, a flood of the whole map after every
         move, to check a 'done' (issue 35)."""
+        from engines.backhand.admin import group_out
+
         if not isinstance(action, Act) or action.kind not in ("done", "admin-out"):
             return False
         if action.kind == "done":
@@ -312,6 +319,8 @@ class AdminOut(SideChoice):
                        "unit must not have moved administratively")
 
     def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
+        from engines.backhand.admin import group_out, groups_out
+
         assert isinstance(action, Act)
         if action.kind == "done":
             flow.end()
