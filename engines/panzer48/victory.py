@@ -34,14 +34,18 @@ def update_control(s: P48State) -> None:
 
 def score(s: P48State) -> dict[str, int]:
     """10: enemy steps eliminated, towns and Don bridges controlled, Soviet exits."""
-    pts = {side: s.pos.kills.get(side, 0) for side in SIDES}
-    for h, vp in s.d.towns.items():
-        pts[s.pos.control.get(h, "german")] += vp
-    for a, b in s.d.don_bridges:
-        for side in SIDES:
-            if s.pos.control.get(a) == side and s.pos.control.get(b) == side:
-                pts[side] += s.d.bridge_vp
-    if not s.pos.exits:
+    # the position and the data read once: every view's status line scores its position,
+    # a click's redraw included (issue 35)
+    pos, d = s.pos, s.d
+    control = pos.control
+    pts = {side: pos.kills.get(side, 0) for side in SIDES}
+    for h, vp in d.towns.items():
+        pts[control.get(h, "german")] += vp
+    for a, b in d.don_bridges:
+        side = control.get(a)  # a bridge scores for the side that holds both its ends
+        if side in pts and control.get(b) == side:
+            pts[side] += d.bridge_vp
+    if not pos.exits:
         # no Soviet unit has exited: no road path to trace, so no German ZOC to find (the
         # status line scores every position a command shows: issue 35)
         return pts

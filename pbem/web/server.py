@@ -54,7 +54,8 @@ from pbem.choices import reading_order
 from pbem.engine import Action, State, counter_text
 from pbem.envelope import open_envelope, peek
 from pbem.errors import DuplicateFile, PbemError, UsageError
-from pbem.grammar import Act, hexes_of, names, units_of
+from pbem.grammar import Act, Form, hexes_of, names, units_of
+from pbem.memo import Memo
 from pbem.naming import cites, told
 from pbem.play import write_outbox
 from pbem.session import Game, Home
@@ -346,6 +347,10 @@ class Board(Gate):
     #: both (:meth:`named_by`)
     _names: dict[int, tuple[Act, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = \
         field(default_factory=dict)
+    #: the same, by an action's form and values (an equal action made afresh)
+    _named: Memo[tuple[Form, tuple[Any, ...]], tuple[tuple[str, ...], tuple[str, ...],
+                                                     tuple[str, ...]]] = \
+        field(default_factory=lambda: Memo(65536))
     #: each listed action's part in the redraw's buttons, by the action (:meth:`buttons_of`),
     #: for the hexes of the map in ``_buttons_cells``
     _buttons: dict[int, Button] = field(default_factory=dict)
@@ -414,8 +419,17 @@ class Board(Gate):
         if kept is None:
             if len(self._names) >= 65536:  # a bound on what it holds alive, not a record
                 self._names.clear()
-            units, hexes = units_of(action, bool), hexes_of(action, bool)
-            kept = self._names[id(action)] = (action, units, hexes, names(action))
+            # by the action's form and values, all its parts are read from: a listing
+            # makes its actions afresh for each position (48th Panzer Korps' attacks to
+            # declare), and reading each one's slots again, four times, was a twentieth
+            # of a click's redraw (issue 35)
+            key = (action.form, action.values)
+            parts = self._named.find(key)
+            if parts is None:
+                units, hexes = units_of(action, bool), hexes_of(action, bool)
+                # names(): an action's units, then its hexes
+                parts = self._named.keep(key, (units, hexes, units + hexes))
+            kept = self._names[id(action)] = (action, *parts)
         return kept
 
     def buttons_of(self, actions: list[Action], cells: frozenset[str]) -> list[Button]:
