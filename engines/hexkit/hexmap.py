@@ -16,7 +16,7 @@ Three kinds of hexside data are kept apart because the rules treat them apart:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -30,8 +30,6 @@ _EMPTY: frozenset[str] = frozenset()
 _NO_SIDES: frozenset[Hexside] = frozenset()
 
 
-#: :meth:`HexMap.neighbors`' writers of a hex number, by its column and row digits
-_TEMPLATES: dict[tuple[int, int], Callable[[int, int], str]] = {}
 #: the six steps of :data:`~engines.hexkit.geometry.DIRECTIONS`, in its order, as
 #: (column, row) steps from a hex, by the grid's parity and the lowest bit of the hex's
 #: column: the cube conversion's (evenq/oddq), which depend on nothing else of the hex
@@ -344,11 +342,7 @@ class HexMap(Shared):
         # a hex of the map is its column's digits and then its row's (what parse reads)
         col, row = int(h[:cd]), int(h[cd:])
         most_col, most_row = 10 ** cd, 10 ** rd
-        # Numbering.format's digits, from a template made once (a format spec made for
-        # each number, as "{c:0{cd}d}" does, took ten times as long)
-        written = _TEMPLATES.get((cd, rd))
-        if written is None:
-            written = _TEMPLATES[(cd, rd)] = f"{{:0{cd}d}}{{:0{rd}d}}".format
+        written = numbering.format
         out: list[HexId] = []
         for dc, dr in _OFFSETS[(self.grid.parity, col & 1)]:
             c, r = col + dc, row + dr
