@@ -581,13 +581,23 @@ def _is_plain(tp: Any) -> frozenset[type]:
 _DICT = frozenset({dict})
 
 
-def _plain_record(tp: Any) -> tuple[frozenset[str], dict[str, Any], type] | None:
-    """For a dataclass of two or more fields all of plain types: its field names, their
-    types by name, and the class; None for any other type."""
+def _record_fields(tp: Any, plain: Callable[[Any], object]
+                   ) -> tuple[tuple[str, Any], ...] | None:
+    """The fields of a dataclass of two or more fields whose every type ``plain`` takes
+    (the quick reader's plain types, or the writer's scalars); None for any other type."""
     if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)):
         return None
     fields = _fields(tp)
-    if len(fields) < 2 or not all(_is_plain(hint) for _, hint in fields):
+    if len(fields) < 2 or not all(plain(hint) for _, hint in fields):
+        return None
+    return fields
+
+
+def _plain_record(tp: Any) -> tuple[frozenset[str], dict[str, Any], type] | None:
+    """For a dataclass of two or more fields all of plain types: its field names, their
+    types by name, and the class; None for any other type."""
+    fields = _record_fields(tp, _is_plain)
+    if fields is None:
         return None
     return frozenset(name for name, _ in fields), dict(fields), tp
 
@@ -852,12 +862,10 @@ def _make_normal(tp: Any) -> _Normal:
 def _plain_rows(tp: Any) -> tuple[tuple[str, ...], Callable[[Any], Any]] | None:
     """A dataclass of two or more fields all of plain types: its field names in map order
     and a getter of their values as one tuple; None for any other type."""
-    if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)):
+    fields = _record_fields(tp, _is_scalar)
+    if fields is None:
         return None
-    fields = sorted(_fields(tp))
-    if len(fields) < 2 or not all(_is_scalar(hint) for _, hint in fields):
-        return None
-    names = tuple(name for name, _ in fields)
+    names = tuple(sorted(name for name, _ in fields))
     return names, operator.attrgetter(*names)
 
 
