@@ -54,7 +54,10 @@ def __getattr__(name: str) -> Any:
     if name in _GRAPH:
         from engines.hexkit import graph
 
-        return getattr(graph, name)
+        # kept as this module's own name from then on, as engines.backhand.movement keeps
+        # its reachable: a later read is a plain global, not this call and an import
+        value = globals()[name] = getattr(graph, name)
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 Cost: TypeAlias = "int | Fraction"
