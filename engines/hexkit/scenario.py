@@ -813,9 +813,12 @@ def _build_map(doc: Doc) -> HexMap:
 # --- tables ---------------------------------------------------------------------------
 
 
-def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None) -> Table:
+def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None, *,
+                typed_checked: bool = False) -> Table:
     """The table ``[tables.NAME]`` of ``doc``, checked; ``path`` reads one kept elsewhere
-    (an engine's own ``[crt]``) with the same rules and error messages."""
+    (an engine's own ``[crt]``) with the same rules and error messages.
+    ``typed_checked``: the typed view (a CRT's columns, a chart's) was made of this very
+    table by this kit's code before, and not again (see :func:`load_scenario_path`)."""
     path = tuple(path) if path is not None else ("tables", name)
     spec = doc.get_table(*path)
     kind = doc.get_str(*path, "kind")
@@ -842,6 +845,8 @@ def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None) -> Table
         rows.append((key, tuple(values)))
     table = Table(name, kind, tuple(columns), tuple(rows), stand_in, where,
                   MappingProxyType(extra))
+    if typed_checked:
+        return table
     try:
         typed(table)
     except ValueError as exc:
@@ -1006,7 +1011,23 @@ def _toml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Trav
             yield f"{prefix}{entry.name}", entry
 
 
-def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, Doc]:
+class _Read:
+    """What :func:`_read_docs` read: the docs, and the data cache's entry for the set
+    (its key and value; ``None``: nothing kept) and whether that entry says the set's
+    tables were checked whole (:func:`load_scenario_path`)."""
+
+    __slots__ = ("checked", "docs", "entry", "key")
+
+    def __init__(self, docs: dict[str, Doc], key: bytes | None = None,
+                 entry: list[Any] | None = None, checked: bool = False) -> None:
+        self.docs, self.key, self.entry, self.checked = docs, key, entry, checked
+
+
+#: the last item of a set's kept entry once its tables were checked whole by this code
+_CHECKED = "tables-checked"
+
+
+def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
     """Every file of ``found`` read and parsed, each named ``prefix/name``.
 
     Kept between commands (pbem.datacache) as one entry for the whole set, under every
@@ -1021,11 +1042,12 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
         # nothing is kept: each file read as it is (its digest, when the invite's check
         # asks it, taken of these bytes then), without the stamps and keys of a file's
         # kept digest that nothing keeps (2 M instructions of a no-home audit, issue 35)
-        return {name: parse_doc(f"{prefix}/{name}", t.read_bytes()) for name, t in found}
+        return _Read({name: parse_doc(f"{prefix}/{name}", t.read_bytes())
+                      for name, t in found})
     if len(paths) != len(found):
-        return {name: parse_doc(f"{prefix}/{name}", datacache.read_known(t)
-                                if isinstance(t, Path) else t.read_bytes())
-                for name, t in found}
+        return _Read({name: parse_doc(f"{prefix}/{name}", datacache.read_known(t)
+                                      if isinstance(t, Path) else t.read_bytes())
+                      for name, t in found})
     raws: list[bytes] = []
     stamps: list[str] = []
     for path in paths:
@@ -1034,14 +1056,18 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
         after = os.stat(path)
         stamp = [(st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev) for st in (before, after)]
         if stamp[0] != stamp[1] or len(raw) != before.st_size:  # changing as it is read
-            return {name: parse_doc(f"{prefix}/{name}", datacache.read_known(t))
-                    for name, t in zip((n for n, _ in found), paths, strict=True)}
+            return _Read({name: parse_doc(f"{prefix}/{name}", datacache.read_known(t))
+                          for name, t in zip((n for n, _ in found), paths, strict=True)})
         raws.append(raw)
         stamps.append("\0".join(map(str, (path, *stamp[0]))))
     names = [f"{prefix}/{name}" for name, _ in found]
     key = datacache.make_key("toml-set", "digest+top+packed+stand-ins", sys.version,
                              _kit_code(), *names, *stamps)
-    kept = datacache.load("toml-set", key)
+    kept: Any = datacache.load("toml-set", key)
+    checked = (type(kept) is list and len(kept) == len(found) + 1
+               and kept[-1] == _CHECKED)
+    if checked:
+        kept = kept[:-1]
     if (type(kept) is list and len(kept) == len(found)
             and all(type(k) is list and len(k) == 4 and type(k[0]) is bytes
                     and len(k[0]) == 32 and type(k[1]) is list
@@ -1062,7 +1088,7 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
             doc.__dict__["stand_ins"] = tuple(StandIn(name, where, reason)
                                               for where, reason in stand_ins)
         else:
-            return docs
+            return _Read(docs, key, kept, checked)
     docs = {short: parse_doc(name, raw)
             for (short, _), name, raw in zip(found, names, raws, strict=True)}
     entry: list[Any] = []
@@ -1070,14 +1096,14 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
         try:
             stand_ins = doc.stand_ins
         except ScenarioError:
-            return docs  # refused where the set's load asks; nothing kept
+            return _Read(docs)  # refused where the set's load asks; nothing kept
         packed = doc.packed or _packed_toml(dict(doc.data))
         if packed is None:
-            return docs  # a date or time msgpack cannot keep: nothing kept
+            return _Read(docs)  # a date or time msgpack cannot keep: nothing kept
         entry.append([content_digest(raw), list(doc.top), packed,
                       [[f.key, f.reason] for f in stand_ins]])
     datacache.store("toml-set", key, entry)
-    return docs
+    return _Read(docs, key, entry)
 
 
 def load_scenario_path(path: str | Path | Traversable, label: str | None = None) -> ScenarioSet:
@@ -1087,7 +1113,8 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
     if not root.is_dir():
         raise ScenarioError("not a directory of scenario files", path=source)
     found = list(_toml_files(root))
-    docs = _read_docs(source.rstrip("/"), found)
+    read = _read_docs(source.rstrip("/"), found)
+    docs = read.docs
     traversables = [t for _, t in found]
     if not docs:
         raise ScenarioError("no .toml files", path=source)
@@ -1104,7 +1131,7 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
                 if tname in tables:
                     raise d.error(("tables", tname),
                                   f"table already defined in {tables[tname].where}")
-                tables[tname] = parse_table(d, tname)
+                tables[tname] = parse_table(d, tname, typed_checked=read.checked)
         if "scenario" in d.top:
             sid = d.get_str("scenario", "id", default=Path(name).stem)
             if sid in scenarios:
@@ -1114,6 +1141,13 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
                 _pair(d, ("scenario", "turns"))
             scenarios[sid] = name
         stand_ins.extend(_stand_ins_of(d))
+    if read.key is not None and read.entry is not None and not read.checked:
+        # every table's typed view made, and none refused: the set's kept entry says so,
+        # and a later load of the same files by the same kit code (the entry's key)
+        # makes none of them again.  Making them was 2.6 M instructions of every
+        # Backhand Blow command, its CRT's odds columns (and the odds module) made to be
+        # checked and dropped, where only an attack reads the CRT (issue 35)
+        datacache.store("toml-set", read.key, [*read.entry, _CHECKED])
     result = ScenarioSet(source, MappingProxyType(docs), tuple(traversables),
                          map_docs[0] if map_docs else None, MappingProxyType(tables),
                          tuple(stand_ins), MappingProxyType(dict(sorted(scenarios.items()))))

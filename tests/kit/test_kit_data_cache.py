@@ -552,3 +552,36 @@ def test_hexes_with_a_feature_are_the_ones_has_feature_names(engine_id: str) -> 
     for name in [*names, "no-such-feature"]:
         assert hexmap.hexes_with(name) == [h for h in hexmap.ids
                                            if hexmap.has_feature(h, name)], name
+
+
+def test_a_set_whose_tables_were_checked_makes_no_typed_view_again(
+        data_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a load checks every table by making its typed view (a CRT's odds
+    columns); the set's kept entry then says so, and a later load of the same files by
+    the same kit makes none (Backhand Blow made its CRT, and loaded the odds module, at
+    every command, where only an attack reads it).  The tables are the same; a table
+    edited into a bad one is refused again, load after load, and never said checked."""
+    copy = tmp_path / "tiny"
+    shutil.copytree(TINY, copy)
+    made: list[str] = []
+    real_typed = scenario.typed
+
+    def counting(table: Any) -> Any:
+        made.append(table.name)
+        return real_typed(table)
+
+    monkeypatch.setattr(scenario, "typed", counting)
+    first = load_scenario_path(copy)
+    assert made and first.tables
+    made.clear()
+    again = load_scenario_path(copy)
+    assert made == []
+    assert dict(again.tables) == dict(first.tables)
+    assert again.odds_crt("crt").table == first.odds_crt("crt").table
+    tables = copy / "tables.toml"
+    tables.write_text(tables.read_text().replace('"1:3"', '"x:y"', 1))  # no odds
+    for _ in range(2):
+        made.clear()
+        with pytest.raises(ScenarioError):
+            load_scenario_path(copy)
+        assert "crt" in made
