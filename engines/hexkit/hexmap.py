@@ -239,8 +239,8 @@ class HexMap(Shared):
         """
         kept = self.__dict__.pop("_kept_adjacency", None)
         table = kept() if kept is not None else None
-        if table is not None:
-            return tuple(map(tuple, table))
+        if table is not None:  # the kept rows, tuples as they read back
+            return tuple(map(tuple, table)) if type(table) is not tuple else table
         # each cube's (q, r) as one int, q * 2**32 + r (r is far inside 2**31 on any
         # map), and the six steps as six sums: no pair made and hashed per neighbor,
         # which was half of a map's first use with no data cache (issue 35)
