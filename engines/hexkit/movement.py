@@ -736,13 +736,16 @@ def reachable(
     else:
         cost = {ids[i]: _unscale(best[i], scale) for i in order}
     ends = tuple(h for h in sorted(cost) if h != start and (can_end is None or can_end(h)))
+    steps_to = sorted(prev.items())
+    if goal_i is not None:  # no test a hex for a whole search's (a listing's) result
+        steps_to = [(j, i) for j, i in steps_to if j in done]
+        stops &= done
     return Reach(
         start,
         MappingProxyType(cost),
-        MappingProxyType({ids[j]: ids[i] for j, i in sorted(prev.items())
-                          if goal_i is None or j in done}),
+        MappingProxyType({ids[j]: ids[i] for j, i in steps_to}),
         ends,
-        frozenset(ids[i] for i in stops if goal_i is None or i in done),
+        frozenset(ids[i] for i in stops),
     )
 
 

@@ -1026,16 +1026,11 @@ def _toml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Trav
             yield f"{prefix}{entry.name}", entry
 
 
-class _Read:
-    """What :func:`_read_docs` read: the docs, and the data cache's entry for the set
-    (its key and value; ``None``: nothing kept) and whether that entry says the set's
-    tables were checked whole (:func:`load_scenario_path`)."""
-
-    __slots__ = ("checked", "docs", "entry", "key")
-
-    def __init__(self, docs: dict[str, Doc], key: bytes | None = None,
-                 entry: list[Any] | None = None, checked: bool = False) -> None:
-        self.docs, self.key, self.entry, self.checked = docs, key, entry, checked
+#: what :func:`_read_docs` read: the docs, the data cache's key and value for the set
+#: (``None``: nothing kept) and whether that entry says the set's tables were checked
+#: whole (:func:`load_scenario_path`).  A tuple, not a class: a class made at import is
+#: 0.1 M instructions of every command that loads a game (issue 35)
+_Read = tuple[dict[str, Doc], "bytes | None", "list[Any] | None", bool]
 
 
 #: the last item of a set's kept entry once its tables were checked whole by this code
@@ -1057,12 +1052,12 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
         # nothing is kept: each file read as it is (its digest, when the invite's check
         # asks it, taken of these bytes then), without the stamps and keys of a file's
         # kept digest that nothing keeps (2 M instructions of a no-home audit, issue 35)
-        return _Read({name: parse_doc(f"{prefix}/{name}", t.read_bytes())
-                      for name, t in found})
+        return ({name: parse_doc(f"{prefix}/{name}", t.read_bytes())
+                 for name, t in found}, None, None, False)
     if len(paths) != len(found):
-        return _Read({name: parse_doc(f"{prefix}/{name}", datacache.read_known(t)
-                                      if isinstance(t, Path) else t.read_bytes())
-                      for name, t in found})
+        return ({name: parse_doc(f"{prefix}/{name}", datacache.read_known(t)
+                                 if isinstance(t, Path) else t.read_bytes())
+                 for name, t in found}, None, None, False)
     raws: list[bytes] = []
     stamps: list[str] = []
     for path in paths:
@@ -1071,8 +1066,9 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
         after = os.stat(path)
         stamp = [(st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev) for st in (before, after)]
         if stamp[0] != stamp[1] or len(raw) != before.st_size:  # changing as it is read
-            return _Read({name: parse_doc(f"{prefix}/{name}", datacache.read_known(t))
-                          for name, t in zip((n for n, _ in found), paths, strict=True)})
+            return ({name: parse_doc(f"{prefix}/{name}", datacache.read_known(t))
+                     for name, t in zip((n for n, _ in found), paths, strict=True)},
+                    None, None, False)
         raws.append(raw)
         stamps.append("\0".join(map(str, (path, *stamp[0]))))
     names = [f"{prefix}/{name}" for name, _ in found]
@@ -1103,7 +1099,7 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
             doc.__dict__["stand_ins"] = tuple(StandIn(name, where, reason)
                                               for where, reason in stand_ins)
         else:
-            return _Read(docs, key, kept, checked)
+            return docs, key, kept, checked
     docs = {short: parse_doc(name, raw)
             for (short, _), name, raw in zip(found, names, raws, strict=True)}
     entry: list[Any] = []
@@ -1111,14 +1107,14 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
         try:
             stand_ins = doc.stand_ins
         except ScenarioError:
-            return _Read(docs)  # refused where the set's load asks; nothing kept
+            return docs, None, None, False  # refused where the set's load asks
         packed = doc.packed or _packed_toml(dict(doc.data))
         if packed is None:
-            return _Read(docs)  # a date or time msgpack cannot keep: nothing kept
+            return docs, None, None, False  # a date or time msgpack cannot keep
         entry.append([content_digest(raw), list(doc.top), packed,
                       [[f.key, f.reason] for f in stand_ins]])
     datacache.store("toml-set", key, entry)
-    return _Read(docs, key, entry)
+    return docs, key, entry, False
 
 
 def load_scenario_path(path: str | Path | Traversable, label: str | None = None) -> ScenarioSet:
@@ -1128,8 +1124,7 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
     if not root.is_dir():
         raise ScenarioError("not a directory of scenario files", path=source)
     found = list(_toml_files(root))
-    read = _read_docs(source.rstrip("/"), found)
-    docs = read.docs
+    docs, key, entry, checked = _read_docs(source.rstrip("/"), found)
     traversables = [t for _, t in found]
     if not docs:
         raise ScenarioError("no .toml files", path=source)
@@ -1146,7 +1141,7 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
                 if tname in tables:
                     raise d.error(("tables", tname),
                                   f"table already defined in {tables[tname].where}")
-                tables[tname] = parse_table(d, tname, typed_checked=read.checked)
+                tables[tname] = parse_table(d, tname, typed_checked=checked)
         if "scenario" in d.top:
             sid = d.get_str("scenario", "id", default=Path(name).stem)
             if sid in scenarios:
@@ -1156,13 +1151,13 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
                 _pair(d, ("scenario", "turns"))
             scenarios[sid] = name
         stand_ins.extend(_stand_ins_of(d))
-    if read.key is not None and read.entry is not None and not read.checked:
+    if key is not None and entry is not None and not checked:
         # every table's typed view made, and none refused: the set's kept entry says so,
         # and a later load of the same files by the same kit code (the entry's key)
         # makes none of them again.  Making them was 2.6 M instructions of every
         # Backhand Blow command, its CRT's odds columns (and the odds module) made to be
         # checked and dropped, where only an attack reads the CRT (issue 35)
-        datacache.store("toml-set", read.key, [*read.entry, _CHECKED])
+        datacache.store("toml-set", key, [*entry, _CHECKED])
     result = ScenarioSet(source, MappingProxyType(docs), tuple(traversables),
                          map_docs[0] if map_docs else None, MappingProxyType(tables),
                          tuple(stand_ins), MappingProxyType(dict(sorted(scenarios.items()))))
