@@ -30,6 +30,11 @@ ALIASES = {"city": "town", "village": "town", "woods": "forest", "wood": "forest
            "rough": "high", "lake": "clear"}
 
 
+#: each table number's pair by its text (the unit types write 80-odd factors with a
+#: few texts; a pair never changes, so one serves every place that writes the same text)
+_FRACS: dict[str, Q] = {}
+
+
 def frac(text: Any) -> Q:
     """A table number: an integer or a string like ``"1/2"`` (never a float), as the
     exact pair :data:`~engines.white_death.position.Q`: read in ints, so that loading the
@@ -39,6 +44,13 @@ def frac(text: Any) -> Q:
         return (text, 1)
     if type(text) is not str:
         raise ValueError(f"{text!r} is not an integer or a fraction string")
+    got = _FRACS.get(text)
+    if got is None:
+        got = _FRACS[text] = _read_frac(text)
+    return got
+
+
+def _read_frac(text: str) -> Q:
     top, slash, bottom = text.strip().partition("/")
     if not (top.isdigit() and top.isascii()) or (
             slash and not (bottom.isdigit() and bottom.isascii())):
@@ -264,7 +276,22 @@ def _find(data: ScenarioSet, key: str) -> Doc:
     raise ScenarioError(f"no data file has [{key}]", path=data.source)
 
 
+#: each cost the charts write, by its text: the charts write 84 costs with about 15
+#: texts, and a Cost never changes, so one serves every place that writes the same text
+#: (only a cost read without fault is kept: a faulty one is refused at each place, named)
+_COSTS: dict[str, Cost] = {}
+
+
 def _cost(doc: Doc, path: tuple[str, ...], text: Any) -> Cost:
+    if type(text) is str:
+        got = _COSTS.get(text)
+        if got is None:
+            got = _COSTS[text] = _read_cost(doc, path, text)
+        return got
+    return _read_cost(doc, path, text)
+
+
+def _read_cost(doc: Doc, path: tuple[str, ...], text: Any) -> Cost:
     if not isinstance(text, str):
         raise doc.error(path, f"expected a cost string like \"1\", \"1/2\", \"1-2\" or \"P\", "
                               f"got {text!r}")

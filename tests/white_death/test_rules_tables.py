@@ -189,3 +189,26 @@ def test_7_every_chart_number_is_its_texts_fraction(engine: WhiteDeath) -> None:
     assert seen > 150
 
 
+
+
+def test_7_a_chart_number_written_alike_is_read_once(engine: WhiteDeath) -> None:
+    """The Terrain Effects Chart (Rule 7) and the Unit Identification Chart (Rule 2)
+    write the same few numbers many times ("1", "2", "1/2"): each text is read once, into
+    one Cost or one pair shared by every place that writes it (issue 35: reading the 84
+    costs and 80-odd factors one by one was about 1 M instructions of every command that
+    loads the catalog)."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "scenarios" / "white-death"
+    raw = tomllib.loads((root / "tables.toml").read_text(encoding="utf-8"))["movement"]
+    t = cat(engine).tables
+    by_text: dict[str, object] = {}
+    for terr, row in t.movement.items():
+        for mob, c in row.items():
+            assert by_text.setdefault(raw[terr][mob], c) is c, (terr, mob)
+    assert len(by_text) < sum(len(row) for row in t.movement.values()) // 3
+    factors: dict[object, object] = {}
+    for u in cat(engine).types.values():
+        for f in (u.cf, u.atf):
+            assert factors.setdefault(f, f) is f
