@@ -27,7 +27,7 @@ import click  # noqa: E402
 if TYPE_CHECKING:
     from rich.console import Console
 
-from pbem import __version__, collector_off  # noqa: E402
+from pbem import __version__  # noqa: E402
 from pbem.errors import (  # noqa: E402
     DuplicateFile,
     FormatError,
@@ -688,6 +688,8 @@ def collector_paused(command: F) -> F:
 
     @functools.wraps(command)
     def paused(*args: Any, **kwargs: Any) -> Any:
+        from pbem.collector import collector_off  # a turn command's alone, not --help's
+
         with collector_off():
             return command(*args, **kwargs)
 
