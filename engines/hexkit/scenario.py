@@ -542,11 +542,12 @@ def _kept(blob: bytes, length: int, columns: int) -> list[Any] | None:
     return value
 
 
-def _kept_rows(blob: bytes, length: int) -> tuple[tuple[int, ...], ...] | None:
-    """The neighbour table :func:`_packed` wrote, read back as the tuples the map keeps
-    (``length`` rows), not as lists then copied into tuples: 1.2 M instructions of a
-    command's first search on Backhand Blow's 2,091 hexes (issue 35); ``None`` when it
-    does not read back so, and the map makes the table itself."""
+def _kept_adjacency(blob: bytes, length: int) -> tuple[tuple[int, ...], ...] | None:
+    """The neighbour table :func:`_packed` wrote, read when first asked as the tuples
+    :attr:`HexMap.adjacency` holds (msgpack makes them: ``use_list=False``), not as lists
+    turned into tuples one hex at a time (about 1.1 M instructions of a command that
+    traces White Death's supply, Rule 15, issue 35); ``None`` when it does not read back
+    as ``length`` tuples of ints, and the map makes its table itself."""
     try:
         value = msgpack.unpackb(blob, raw=False, use_list=False, strict_map_key=True,
                                 ext_hook=_no_ext, timestamp=0)
@@ -554,7 +555,11 @@ def _kept_rows(blob: bytes, length: int) -> tuple[tuple[int, ...], ...] | None:
         return None
     if type(value) is not tuple or len(value) != length:
         return None
-    return value
+    for near in value:
+        if type(near) is not tuple:
+            return None
+    table: tuple[tuple[int, ...], ...] = value
+    return table
 
 
 def _no_ext(code: int, data: bytes) -> Any:
@@ -638,7 +643,7 @@ def _map_from_data(data: dict[str, Any],
                                                                once)
                                        for name in _LAZY}
     # read by HexMap.adjacency when first asked
-    hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept_rows, adjacency,
+    hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept_adjacency, adjacency,
                                                            len(hexmap.terrain))
     return hexmap
 
