@@ -663,7 +663,13 @@ class Act(Action):
 
     def text(self, name: str) -> str:
         """A word argument (a unit, a hex, a word from a set)."""
-        value = self[name]
+        # read here, not through __getitem__: the rules read every action's words by
+        # name, some ten a move replayed (issue 35)
+        i = self.form._index.get(name)
+        if i is None:
+            raise KeyError(f"{self.form.name} has no argument {name!r} "
+                           f"({self.form.template!r})")
+        value = self.values[i]
         if not isinstance(value, str):
             raise TypeError(f"{self.form.name}'s {name} is {value!r}, not a word")
         return value
