@@ -75,9 +75,10 @@ def enemy_key(s: WDState, side: str) -> tuple[Any, ...]:
     them (Rules 3, 8, 15). A unit's type is fixed by its id, and a German weapons
     company's ZOC (its stacking) by German positions, so this is all they depend on."""
     key = ("ekey", side)
-    got = s._pcache.get(key)
+    kept = s._foe[side]
+    got = kept.get(key)
     if got is None:
-        got = s._pcache[key] = (side, tuple(
+        got = kept[key] = (side, tuple(
             (uid, s.pos.units[uid].loc) for uid in s.side_units(other(side))))
     out: tuple[Any, ...] = got
     return out
@@ -86,22 +87,24 @@ def enemy_key(s: WDState, side: str) -> tuple[Any, ...]:
 def by_enemies(s: WDState, what: str, side: str, build: Callable[[], Any]) -> Any:
     """``build()`` once per position of ``side``'s enemies (kept in the catalog)."""
     ckey = ("by-enemies", what, side)
-    got = s._pcache.get(ckey)
+    kept = s._foe[side]
+    got = kept.get(ckey)
     if got is None:
-        got = s._pcache[ckey] = s.cat.memo.get((what, enemy_key(s, side)), build)
+        got = kept[ckey] = s.cat.memo.get((what, enemy_key(s, side)), build)
     return got
 
 
 def ezoc(s: WDState, side: str, ski_only: bool = False) -> Collection[str]:
     """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units; Rule 3.B):
     the enemy's board facts' (a side's ZOC is kept per placement of that side's units).
-    Kept with the position's caches across ``side``'s own moves too (``ezoc`` in
-    ``_kept_positions``): asked four times a move checked and made, where the facts'
+    Kept with what ``side``'s enemies decide (``WDState._foe``), across ``side``'s own
+    moves too: asked four times a move checked and made, where the facts'
     own lookup hashes the ZOC rule's fields each time."""
     key = ("ezoc", side, ski_only)
-    got = s._pcache.get(key)
+    kept = s._foe[side]
+    got = kept.get(key)
     if got is None:
-        got = s._pcache[key] = s.foe_facts(side).zoc(
+        got = kept[key] = s.foe_facts(side).zoc(
             other(side), SKI_ZOC if ski_only else ZOC).sources
     out: Collection[str] = got
     return out
