@@ -432,8 +432,12 @@ def _finish_move(s: WDState, uid: str, frm: str, to: str, cost: int) -> list[Eve
     u.spent += cost
     u.deployed = False
     u.marks.discard("entered")
+    # Rule 4 reads which units stand together: the units in ``to`` with ``uid`` are the
+    # same before the move as after it, and before it the check's answer is kept (a
+    # move made Rule 4's answer for its hex again, after the move dropped it)
+    fits = s.stack_ok_with(to, uid)
     s._put(uid, to)
-    s.pos.passing = "" if s.stack_ok_with(to, uid) else uid
+    s.pos.passing = "" if fits else uid
     # Rule 4.C: the opponent sees a counter move, not which unit it is
     events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(side,),
                     hexes=(frm, to), units=(uid,), rule="Rule 6"),
