@@ -163,11 +163,19 @@ def supply_roads(s: WDState) -> RegionFlood:
     got = s._static.get("supply-roads")
     if got is None:
         ter = s.ter
+        static = s._static
 
         def road_ends(f: BoardFacts, side: str) -> list[str]:
             blocked = _blocked(f, side)
-            return [h for h in sorted(ter.edge_hexes(side)) if h not in blocked
-                    and (ter.map.network_neighbors("road", h) or ter.rail_hex(h))]
+            # the edge's road and railroad hexes are the map's: found once per side, in
+            # order, and only the placement's blocked hexes taken out each time
+            key = ("road-ends", side)
+            ends: tuple[str, ...] | None = static.get(key)
+            if ends is None:
+                ends = static[key] = tuple(
+                    h for h in sorted(ter.edge_hexes(side))
+                    if ter.map.network_neighbors("road", h) or ter.rail_hex(h))
+            return [h for h in ends if h not in blocked]
 
         got = s._static["supply-roads"] = RegionFlood(road_ends, _Passable(),
                                                       networks=SUPPLY_ROADS)
