@@ -104,8 +104,11 @@ def ezoc(s: WDState, side: str, ski_only: bool = False) -> Collection[str]:
     kept = s._foe[side]
     got = kept.get(key)
     if got is None:
-        got = kept[key] = s.foe_facts(side).zoc(
-            other(side), SKI_ZOC if ski_only else ZOC).sources
+        # the hexes alone (the kit's set of them, made from the exerting units' hexes):
+        # every caller asks whether a hex is in the ZOC, never which units exert it,
+        # and mapping each hex to its sorted units was most of a new placement's ZOC
+        got = kept[key] = s.foe_facts(side).zoc_hexes(other(side),
+                                                      SKI_ZOC if ski_only else ZOC)
     out: Collection[str] = got
     return out
 
