@@ -262,7 +262,8 @@ def test_white_death_prices_an_advance_without_the_kits_searches() -> None:
              "      lightest_chain is graph.lightest_chain)\n"
              "from engines.hexkit.movement import StepCosts, reachable\n"
              "m = s.ter.map\n"
-             "r = reachable(StepCosts(m, s.ter.move_class(s.utype(uid).mob)), '4304', 2)\n"
+             "# 2 MPs: White Death's move classes cost in ticks (position.MP_TICKS)\n"
+             "r = reachable(StepCosts(m, s.ter.move_class(s.utype(uid).mob)), '4304', 12)\n"
              "print('4203' in r.cost, 'engines.hexkit.zoc' in sys.modules)\n"
              "import engines.hexkit.movement as mv\n"
              "try:\n    mv.nothing_here\nexcept AttributeError as e:\n    print(e)\n")

@@ -5,7 +5,8 @@ A game describes how a mobility class pays for movement as data (a
 against a map once (:class:`MoveCosts`) and then answers per unit: where can it go
 with this allowance, this enemy ZOC, these occupied hexes.
 
-Costs are ints or :class:`~fractions.Fraction` (White Death's half-MP road hexes).
+Costs are ints or :class:`~fractions.Fraction` (a chart's half-MP road hexes; White
+Death gives its chart in ticks, sixths of an MP, so its costs are ints).
 Inside the search every cost is scaled to an integer by the common denominator, so the
 search is exact and fast; results come back in the caller's units.
 

@@ -542,6 +542,26 @@ def _kept(blob: bytes, length: int, columns: int) -> list[Any] | None:
     return value
 
 
+def _kept_adjacency(blob: bytes, length: int) -> tuple[tuple[int, ...], ...] | None:
+    """The neighbour table :func:`_packed` wrote, read when first asked as the tuples
+    :attr:`HexMap.adjacency` holds (msgpack makes them: ``use_list=False``), not as lists
+    turned into tuples one hex at a time (about 1.1 M instructions of a command that
+    traces White Death's supply, Rule 15, issue 35); ``None`` when it does not read back
+    as ``length`` tuples of ints, and the map makes its table itself."""
+    try:
+        value = msgpack.unpackb(blob, raw=False, use_list=False, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
+    except Exception:  # whatever the bytes are, the table is made again
+        return None
+    if type(value) is not tuple or len(value) != length:
+        return None
+    for near in value:
+        if type(near) is not tuple:
+            return None
+    table: tuple[tuple[int, ...], ...] = value
+    return table
+
+
 def _no_ext(code: int, data: bytes) -> Any:
     raise ValueError("ext types are not map data")
 
@@ -623,8 +643,8 @@ def _map_from_data(data: dict[str, Any],
                                                                once)
                                        for name in _LAZY}
     # read by HexMap.adjacency when first asked
-    hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept, adjacency,
-                                                           len(hexmap.terrain), 0)
+    hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept_adjacency, adjacency,
+                                                           len(hexmap.terrain))
     return hexmap
 
 

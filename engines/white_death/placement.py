@@ -11,7 +11,7 @@ from engines.white_death.base import other
 from engines.white_death.data import Catalog, Group, ScenarioDef
 from engines.white_death.notation import act
 from engines.white_death.position import Arrival, Bunker, U
-from engines.white_death.terrain import Terrain, enter_cost
+from engines.white_death.terrain import Terrain, enter_ticks
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
 from pbem.grammar import Act
@@ -85,7 +85,7 @@ def placeable(s: WDState, uid: str, h: str) -> bool:
     # the terrain's own answer first: where it allows the unit, the entry from off the
     # map (which reads roads and bridges, and builds the class's chart column and the
     # map's overlay) is never asked, as either allowing it places the unit
-    if s.ter.enter_cost_terrain(s.utype(uid).mob, h) is None and enter_cost(
+    if s.ter.enter_cost_terrain(s.utype(uid).mob, h) is None and enter_ticks(
             s, uid, None, h) is None:
         return False
     return s.stack_ok_with(h, uid)

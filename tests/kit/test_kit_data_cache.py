@@ -141,6 +141,31 @@ def test_a_kept_map_reads_its_cells_and_neighbors_when_first_asked(
         _same_map(again, built)
 
 
+def test_a_kept_neighbor_table_is_msgpacks_tuples_and_a_damaged_one_is_made_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: the kept neighbour table is read as the tuples the map holds (msgpack
+    makes them), not as lists turned into tuples hex by hex: the table read back is the
+    one unpacked, the built map's value. One whose rows are not lists of neighbours (a
+    damaged entry) is made again from the map, where turning it into tuples raised."""
+    sset = load_scenario_path(files("scenarios") / "white-death", label="wd")
+    built = scenario._build_map(sset.docs[sset.map_doc or ""])
+    data = scenario._map_data(built)
+    made: list[Any] = []
+    real_unpack = msgpack.unpackb
+
+    def keeping(blob: bytes, **kwargs: Any) -> Any:
+        made.append(real_unpack(blob, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(msgpack, "unpackb", keeping)
+    kept = scenario._map_from_data(data)
+    assert kept.adjacency == built.adjacency and kept.adjacency is made[-1]
+    monkeypatch.setattr(msgpack, "unpackb", real_unpack)
+    for bad in ([1] * len(built.ids), [[0]] * (len(built.ids) - 1), {"a": 1}):
+        again = scenario._map_from_data({**data, "adjacency": msgpack.packb(bad)})
+        assert again.adjacency == built.adjacency
+
+
 @pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
                                        "48th-panzer-korps", "mortain"])
 def test_a_kept_map_makes_its_hexside_and_area_tables_when_first_asked(engine_id: str) -> None:

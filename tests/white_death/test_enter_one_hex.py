@@ -70,7 +70,7 @@ def test_a_replayed_entry_prices_its_own_hex_alone(monkeypatch: pytest.MonkeyPat
     choose = Chooser("enter-one-hex/priced")
     entered = 0
     priced: list[str] = []
-    plain = reinforcements.enter_cost
+    plain = reinforcements.enter_ticks
 
     def counted(s: WDState, uid: str, frm: str | None, to: str) -> object:
         priced.append(to)
@@ -84,7 +84,7 @@ def test_a_replayed_entry_prices_its_own_hex_alone(monkeypatch: pytest.MonkeyPat
             priced.clear()
             fresh = state.clone()
             assert isinstance(fresh, WDState)
-            monkeypatch.setattr(reinforcements, "enter_cost", counted)
+            monkeypatch.setattr(reinforcements, "enter_ticks", counted)
             fresh.apply(a.notation())
             monkeypatch.undo()
             assert set(priced) == {a.text("hex")}, priced

@@ -15,13 +15,13 @@ from engines.white_death.state import WDState
 def test_the_entry_is_asked_only_where_the_terrain_prohibits(
         monkeypatch: pytest.MonkeyPatch, scenario: str) -> None:
     asked: list[tuple[str, str]] = []
-    plain = placement.enter_cost
+    plain = placement.enter_ticks
 
     def counted(s: WDState, uid: str, frm: str | None, to: str) -> object:
         asked.append((uid, to))
         return plain(s, uid, frm, to)
 
-    monkeypatch.setattr(placement, "enter_cost", counted)
+    monkeypatch.setattr(placement, "enter_ticks", counted)
     state = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
     assert isinstance(state, WDState)
     placed = [u for u in state.pos.units.values() if u.loc in state.map]
