@@ -334,11 +334,30 @@ class Form:
         self._made: dict[tuple[Value, ...], Act] = {}
         #: a form with a number argument: True == 1, so a flag passed there is no key
         self._ints = False
+        #: a form of literal words and one-word slots alone (no optional group, no list):
+        #: per word, its literal or its slot's type; read by :meth:`_read_flat` without
+        #: the backtracking matcher, whose dict per word was most of a turn file's parse
+        #: (issue 35).  ``None``: any other form
+        self._flat: tuple[tuple[str, Type | None], ...] | None = None
+        #: a flat form with no number slot: the text it reads is the text its values
+        #: write (a word slot's value is its word), so the action keeps that text
+        self._writes_back = False
 
     def _bind(self, types: Mapping[str, Type]) -> None:
         self.parts, self.args, self._slots = _declare(self.template, types)
         if self.parts[0].__class__ is not _Lit:
             raise ValueError(f"{self.template!r}: a form begins with its verb, a literal word")
+        flat: list[tuple[str, Type | None]] = []
+        for p in self.parts:
+            if isinstance(p, _Lit):
+                flat.append((p.word, None))
+            elif isinstance(p, _Slot) and not p.many:
+                flat.append(("", p.type))
+            else:
+                break
+        else:
+            self._flat = tuple(flat)
+            self._writes_back = all(t is None or t.kind != "int" for _, t in flat)
         if not self.args:  # a verb and literal words: no argument to index
             return
         self._index = index = {n: i for i, n in enumerate(self.args)}
@@ -375,6 +394,31 @@ class Form:
                 self._made.clear()
             found = self._made[values] = make()
         return found
+
+    def _read_flat(self, words: list[str]) -> tuple[Value, ...] | None:
+        """The values ``words`` spell against a flat form (:attr:`_flat`), or ``None``:
+        what :func:`_match` answers for such a form, the words one to one with its parts."""
+        flat = self._flat
+        assert flat is not None
+        if len(words) != len(flat):
+            return None
+        values: list[Value] = []
+        for (word, kind), w in zip(flat, words, strict=True):
+            if kind is None:
+                if w != word:
+                    return None
+                continue
+            value = kind.read(w)
+            if value is None:
+                return None
+            values.append(value)
+        return tuple(values)
+
+    def _parsed(self, values: tuple[Value, ...], text: str | None) -> Act:
+        act = Act(self, values)
+        if text is not None:
+            object.__setattr__(act, "_text", text)
+        return act
 
     def unchecked(self, many: Iterable[tuple[Value, ...]]) -> list[Act]:
         """The actions with each of ``many``'s values in their order (positional, every
@@ -619,7 +663,13 @@ class Act(Action):
 
     def text(self, name: str) -> str:
         """A word argument (a unit, a hex, a word from a set)."""
-        value = self[name]
+        # read here, not through __getitem__: the rules read every action's words by
+        # name, some ten a move replayed (issue 35)
+        i = self.form._index.get(name)
+        if i is None:
+            raise KeyError(f"{self.form.name} has no argument {name!r} "
+                           f"({self.form.template!r})")
+        value = self.values[i]
         if not isinstance(value, str):
             raise TypeError(f"{self.form.name}'s {name} is {value!r}, not a word")
         return value
@@ -690,12 +740,23 @@ class Grammar:
         if forms is None:
             raise ActionSyntaxError(f"cannot read {text!r}: no action begins with "
                                     f"{words[0]!r} (the verbs are {', '.join(self.verbs)})")
-        miss = _Miss()
         for f in forms:
-            got = _match(f.parts, words, f, miss)
+            if f._flat is not None:
+                read = f._read_flat(words)
+                if read is not None:
+                    # its slots are its arguments, in the template's order
+                    return f.made(read, functools.partial(
+                        f._parsed, read, text if f._writes_back else None))
+                continue
+            # the furthest failure is wanted only for a refusal, made below
+            got = _match(f.parts, words, f, _Miss())
             if got is not None:
                 values = tuple(got[n] for n in f.args)
                 return f.made(values, functools.partial(Act, f, values))
+        # refused: the furthest any form got, every form read again by the matcher
+        miss = _Miss()
+        for f in forms:
+            _match(f.parts, words, f, miss)
         exc = ActionSyntaxError(f"cannot read {text!r}: {miss.says(words[0], words)}")
         exc.miscounted = miss.miscounted and len(miss.words) <= 1
         raise exc

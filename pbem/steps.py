@@ -725,26 +725,34 @@ class StepState(State, Generic[P]):
                 self.__dict__.pop(k, None)
             self.__dict__.update(saved)
 
-    @contextlib.contextmanager
-    def _running(self) -> Iterator[list[Event]]:
+    def _run_begin(self) -> tuple[list[Event], list[Event], dict[str, Any]]:
         """A fresh event log and frame queue for an action or outcome being applied
         (an engine's own clone taken inside a step may hold its original's: they are set
-        aside, and back after), both gone after it, whatever happened."""
-        mine = (_TOLD, _LAST, _QUEUED)
-        saved = {k: self.__dict__.pop(k) for k in mine if k in self.__dict__}
+        aside, and back at :meth:`_run_end`, which follows in a ``finally``): the log,
+        the log of what is told last, and what was set aside.  Not a context manager:
+        its generator and wrapper were a few thousand instructions an action replayed
+        (issue 35)."""
+        d = self.__dict__
+        saved = {k: d.pop(k) for k in (_TOLD, _LAST, _QUEUED) if k in d}
         told: list[Event] = []
         last: list[Event] = []
-        self.__dict__[_TOLD], self.__dict__[_LAST] = told, last
-        try:
-            yield told
-            if self.__dict__.get(_QUEUED):
-                raise RuntimeError("frames queued after the last step's move: "
-                                   f"{self.__dict__[_QUEUED]}")
-            told += last
-        finally:
-            for k in mine:
-                self.__dict__.pop(k, None)
-            self.__dict__.update(saved)
+        d[_TOLD], d[_LAST] = told, last
+        return told, last, saved
+
+    def _run_done(self, told: list[Event], last: list[Event]) -> None:
+        """The action or outcome ran without an error: what was told last goes at the
+        end of its log."""
+        d = self.__dict__
+        if d.get(_QUEUED):
+            raise RuntimeError(f"frames queued after the last step's move: {d[_QUEUED]}")
+        told += last
+
+    def _run_end(self, saved: dict[str, Any]) -> None:
+        """The log and queue gone, whatever happened, and what was set aside back."""
+        d = self.__dict__
+        for k in (_TOLD, _LAST, _QUEUED):
+            d.pop(k, None)
+        d.update(saved)
 
     def _ran(self, told: list[Event], returned: list[Event] | None) -> None:
         """A step's call has returned: its list after what it told; the options memo
@@ -886,12 +894,16 @@ class StepState(State, Generic[P]):
         step.check(self, frame.args, action)
         # sealed dice: the rolls this action leads to may wait while the same side decides
         actor = step.side(self, frame.args) if self.sealed_dice else ""
-        with self._running() as told:
+        told, last, saved = self._run_begin()
+        try:
             flow = Flow()
             self.forget_options()  # the step may change the position
             self._ran(told, step.take(self, frame.args, action, flow))
             self._move(flow, stay=True)
             self._settle_into(told, actor, False)
+            self._run_done(told, last)
+        finally:
+            self._run_end(saved)
         return told
 
     def _chance_request(self) -> ChanceRequest:
@@ -902,7 +914,8 @@ class StepState(State, Generic[P]):
     def _apply_outcome(self, outcome: Outcome) -> list[Event]:
         step = self.step()
         assert isinstance(step, Roll)
-        with self._running() as told:
+        told, last, saved = self._run_begin()
+        try:
             flow = Flow()
             self.forget_options()  # the step may change the position
             self._ran(told, step.resolve(self, self.stack[-1].args, outcome, flow))
@@ -910,6 +923,9 @@ class StepState(State, Generic[P]):
             # sealed rules 2: the resolver's file need not stop where the result leaves a
             # decision with one option (docs/protocol.md 6.2.1, issue 32)
             self._settle_into(told, "", self.sealed_dice and self.sealed_rules >= 2)
+            self._run_done(told, last)
+        finally:
+            self._run_end(saved)
         return told
 
     def chance_batch(self) -> str:
@@ -976,8 +992,12 @@ class StepState(State, Generic[P]):
         decision or roll.  The events of what ran, in the log's order (:meth:`tell`)."""
         # called from a step (an engine's own setting up), it returns its events to that
         # step, as a log of its own
-        with self._running() as told:
+        told, last, saved = self._run_begin()
+        try:
             self._settle_into(told, actor, forced)
+            self._run_done(told, last)
+        finally:
+            self._run_end(saved)
         return told
 
     def _settle_into(self, events: list[Event], actor: str, forced: bool) -> None:

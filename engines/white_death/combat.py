@@ -254,11 +254,18 @@ def retreat_path(s: WDState, uid: str) -> tuple[str, ...] | None:
             else None
 
     far: dict[str, int] = {}  # routes of a retreat share their ends: each measured once
+    # the enemies' cube positions once, not two id lookups per enemy per end measured
+    # (the kit's cube_distance, worked out inline: a retreat's ends against a hundred
+    # enemy hexes were most of a combat result's cost, issue 35)
+    to_cube = s.map.grid.to_cube
+    cubes = [tuple(to_cube(e)) for e in enemies]
 
     def away(h: str) -> int:
         got = far.get(h)
         if got is None:
-            got = far[h] = min((s.map.distance(h, e) for e in enemies), default=99)
+            q, r, c = to_cube(h)
+            got = far[h] = min(((abs(q - a) + abs(r - b) + abs(c - d)) // 2
+                                for a, b, d in cubes), default=99)
         return got
 
     opts = retreat_options(

@@ -172,8 +172,9 @@ def _movable(s: WDState, uid: str, moving: bool = True) -> U:
     return u
 
 
-def _move_checks(s: WDState, a: Act, u: U) -> None:
-    uid, frm, to = a.text("unit"), a.text("frm"), a.text("hex")
+def _move_checks(s: WDState, a: Act, u: U, uid: str = "") -> None:
+    """Rule 6.A's checks of ``a``'s step by ``u`` (``uid``: its unit, read by the caller)."""
+    uid, frm, to = uid or a.text("unit"), a.text("frm"), a.text("hex")
     side = s.pos.phasing
     if u.loc != frm:
         raise IllegalAction(f"{uid} is in {u.loc}, not {frm}", rule="Rule 6.A")
@@ -422,8 +423,12 @@ def _finish_move(s: WDState, uid: str, frm: str, to: str, cost: int) -> list[Eve
     u.spent += cost
     u.deployed = False
     u.marks.discard("entered")
+    # Rule 4 reads which units stand together: the units in ``to`` with ``uid`` are the
+    # same before the move as after it, and before it the check's answer is kept (a
+    # move made Rule 4's answer for its hex again, after the move dropped it)
+    fits = s.stack_ok_with(to, uid)
     s._put(uid, to)
-    s.pos.passing = "" if s.stack_ok_with(to, uid) else uid
+    s.pos.passing = "" if fits else uid
     # Rule 4.C: the opponent sees a counter move, not which unit it is
     events = [Event(f"{uid} moves {frm} to {to}", "move", visible_to=(side,),
                     hexes=(frm, to), units=(uid,), rule="Rule 6"),
@@ -544,32 +549,33 @@ def _rail_destinations(s: WDState, uid: str, check_only: bool = False) -> list[s
 
 
 def check_move(s: WDState, a: Act) -> None:
-    _move_checks(s, a, _movable(s, a.text("unit")))
+    uid = a.text("unit")
+    _move_checks(s, a, _movable(s, uid), uid)
 
 
 def do_move(st: WDState, a: Act) -> list[Event]:
-    uid = a.text("unit")
+    uid, frm, to = a.text("unit"), a.text("frm"), a.text("hex")
     st.pos.units[uid]
     s = st.pos.phasing
-    cost = move_ticks(st, uid, a.text("frm"), a.text("hex"))
+    cost = move_ticks(st, uid, frm, to)
     assert cost is not None
     t = st.utype(uid)
     # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
-    if t.afv and a.text("frm") in ezoc(st, s):
-        firers = [x for n in st.ter.nbrs(a.text("frm")) for x in st.units_at(n, other(s))
+    if t.afv and frm in ezoc(st, s):
+        firers = [x for n in st.ter.nbrs(frm) for x in st.units_at(n, other(s))
                   if has_zoc(st, x) and st.utype(x).atf[0] > 0]
-        value = q_sum(fire_value(st, x, "at", a.text("frm"), False)
+        value = q_sum(fire_value(st, x, "at", frm, False)
                       for x in sorted(set(firers)))
         col = rules.odds_column(st.cat.tables, value, defense(st, uid, "at"))
         if col >= 0:
             st.queue("crt", DieArgs(
-                f"antitank fire at {uid} leaving {a.text('frm')} "
+                f"antitank fire at {uid} leaving {frm} "
                 f"({fmt_amount(value)} at {rules.column_label(st.cat.tables, col)})",
-                "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=a.text("frm")))
-            st.queue("finish-move", MoveArgs(uid, a.text("frm"), a.text("hex"), cost))
-            return [Event(f"{uid} tries to leave the enemy ZOC at {a.text('frm')}", "move",
-                          hexes=(a.text("frm"),), units=(uid,), rule="Rule 3.A")]
-    return _finish_move(st, uid, a.text("frm"), a.text("hex"), cost)
+                "Rule 3.A", kind="at", uid=uid, col=col, stage="move", hex=frm))
+            st.queue("finish-move", MoveArgs(uid, frm, to, cost))
+            return [Event(f"{uid} tries to leave the enemy ZOC at {frm}", "move",
+                          hexes=(frm,), units=(uid,), rule="Rule 3.A")]
+    return _finish_move(st, uid, frm, to, cost)
 
 
 def check_lead(s: WDState, a: Act) -> None:

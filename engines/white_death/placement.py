@@ -82,8 +82,11 @@ def placeable(s: WDState, uid: str, h: str) -> bool:
     side = s.side_of(uid)
     if s.units_at(h, other(side)):
         return False
-    if enter_ticks(s, uid, None, h) is None and s.ter.enter_cost_terrain(
-            s.utype(uid).mob, h) is None:
+    # the terrain's own answer first: where it allows the unit, the entry from off the
+    # map (which reads roads and bridges, and builds the class's chart column and the
+    # map's overlay) is never asked, as either allowing it places the unit
+    if s.ter.enter_cost_terrain(s.utype(uid).mob, h) is None and enter_ticks(
+            s, uid, None, h) is None:
         return False
     return s.stack_ok_with(h, uid)
 

@@ -30,9 +30,9 @@ def entry_hexes(s: WDState, uid: str) -> list[str]:
     return out
 
 
-def _entry_hexes(s: WDState, uid: str) -> list[str]:
+def _entry_areas(s: WDState, uid: str) -> list[str]:
+    """Rule 17: the entry areas ``uid`` may come on in, open or not."""
     u = s.pos.units[uid]
-    side = s.side_of(uid)
     areas = [u.entry] if u.entry else []
     if u.entry == "german-south":
         areas.append("german-southwest")
@@ -40,8 +40,39 @@ def _entry_hexes(s: WDState, uid: str) -> list[str]:
         sched = [r.turn for r in s.pos.schedule if r.uid == uid]
         if sched and sched[0] < s.pos.turn:
             areas.append("german-west")
+    return areas
+
+
+def enters_at(s: WDState, uid: str, h: str) -> bool:
+    """Whether ``h`` is one of :func:`entry_hexes` (Rule 17), asked of ``h`` alone: a
+    turn file's entry is checked without pricing every hex of the unit's areas (the
+    conditions on a hex do not depend on the area that holds it).  The same answer as
+    the list's (tests/white_death/test_enter_one_hex.py)."""
+    got: list[str] | None = s._cache.get(("entry", uid))
+    if got is not None:
+        return h in got
+    side = s.side_of(uid)
+    for area in _entry_areas(s, uid):
+        if not _entry_open(s, area):
+            continue
+        try:
+            hexes = s.cat.resolve(area)
+        except ScenarioError:
+            continue
+        if h not in hexes:
+            continue
+        if s.units_at(h, other(side)) or weapons_barred(s, uid, h):
+            return False
+        c = enter_ticks(s, uid, None, h)
+        return not (c is None or c > s.pos.impulse_mp * MP_TICKS
+                    or not s.stack_ok_with(h, uid))
+    return False
+
+
+def _entry_hexes(s: WDState, uid: str) -> list[str]:
+    side = s.side_of(uid)
     out: list[str] = []
-    for area in areas:
+    for area in _entry_areas(s, uid):
         if not _entry_open(s, area):
             continue
         try:
@@ -125,7 +156,7 @@ def check_enter(s: WDState, a: Act) -> None:
     if a.text("hex") in s.map and weapons_barred(s, a.text("unit"), a.text("hex")):
         raise IllegalAction(f"{a.text('unit')} is a weapons unit and may not enter an enemy ZOC "
                             "unless a personnel or AFV unit is there", rule="Rule 3.C")
-    if a.text("hex") not in entry_hexes(s, a.text("unit")):
+    if not enters_at(s, a.text("unit"), a.text("hex")):
         raise IllegalAction(f"{a.text('hex')} is not in an open entry area of {a.text('unit')}",
                             rule="Rule 17")
     cost = enter_ticks(s, a.text("unit"), None, a.text("hex"))

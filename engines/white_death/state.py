@@ -75,18 +75,6 @@ if TYPE_CHECKING:
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
 
 
-#: what of the position caches a unit's move leaves standing (``_kept_positions``), by
-#: the mover's side: per key tag, the place in the key of the side it is about and that
-#: side. The enemy's units on the map and their stacks did not move; what the mover's
-#: side reads of its enemies (their key, the traces through them, their facts and
-#: ZOCs) did not either.
-_CARRIED: dict[str, dict[str, tuple[int, str]]] = {
-    side: {"side-units": (1, other(side)), "occupied": (1, other(side)),
-           "ekey": (1, side), "by-enemies": (2, side), "foe-facts": (1, side),
-           "ezoc": (1, side)}
-    for side in SIDES}
-
-
 @runtime_checkable
 class CatalogSource(Protocol):
     """What a White Death state is made from: an engine that gives its catalog."""
@@ -137,6 +125,12 @@ class WDState(StepState[Position]):
         #: hex, each side's units on the map, the enemy's ZOCs and traces): kept across
         #: other changes, cleared by :meth:`_relocated` whenever a unit changes hex
         self._pcache: dict[Any, Any] = {}
+        #: what depends on where one side's enemies stand and nothing else, by that side:
+        #: its enemies' units on the map and their hexes, their ZOCs, traces and facts
+        #: (``enemy_key``, ``by_enemies``, ``ezoc``, :meth:`foe_facts`); a move keeps the
+        #: mover's side's whole, as its enemies did not move, where looking the entries
+        #: over one by one was a third of every move's bookkeeping (issue 35)
+        self._foe: dict[str, dict[Any, Any]] = {"soviet": {}, "german": {}}
         #: each side's units by hex (:meth:`units_at`), kept across a unit's move but for
         #: the two hexes it changes (``_put``): apart from ``_pcache``, whose other
         #: entries a move looks over one by one, as they are many (a hex each asked)
@@ -185,6 +179,7 @@ class WDState(StepState[Position]):
         new.stack = [Frame(f.step, f.args, f.pc) for f in self.stack]
         new._cache = {}
         new._pcache = {}
+        new._foe = {"soviet": {}, "german": {}}
         new._at = {}
         new._near = {}
         new._neartok = {}
@@ -250,9 +245,10 @@ class WDState(StepState[Position]):
         were (:meth:`_kept_positions` carries them), so a movement phase's moves do not
         make the whole placement's facts again to ask for the enemy's ZOC."""
         key = ("foe-facts", side)
-        got = self._pcache.get(key)
+        kept = self._foe[side]
+        got = kept.get(key)
         if got is None:
-            got = self._pcache[key] = board_facts(self.map, self._placed(other(side)))
+            got = kept[key] = board_facts(self.map, self._placed(other(side)))
         out: BoardFacts = got
         return out
 
@@ -288,11 +284,12 @@ class WDState(StepState[Position]):
     def occupied(self, side: str) -> dict[str, tuple[str, ...]]:
         """The hexes holding ``side``'s units, with them in stacking order."""
         key = ("occupied", side)
-        got = self._pcache.get(key)
+        kept = self._foe[other(side)]
+        got = kept.get(key)
         if got is None:
             mine = ((h, tuple(x for x in us if self.side_of(x) == side))
                     for h, us in self._by_hex().items())
-            got = self._pcache[key] = {h: us for h, us in mine if us}
+            got = kept[key] = {h: us for h, us in mine if us}
         out: dict[str, tuple[str, ...]] = got
         return out
 
@@ -314,6 +311,7 @@ class WDState(StepState[Position]):
         """Forget every cache (after any change made from outside the rules too)."""
         self._cache.clear()
         self._pcache.clear()
+        self._foe = {"soviet": {}, "german": {}}
         self._at.clear()
         self._near.clear()
         self._neartok.clear()
@@ -334,6 +332,7 @@ class WDState(StepState[Position]):
     def _relocated(self) -> None:
         self.forget_options()
         self._pcache.clear()
+        self._foe = {"soviet": {}, "german": {}}
         self._at.clear()
         self._cache.clear()
         self._near.clear()
@@ -343,14 +342,14 @@ class WDState(StepState[Position]):
     def side_units(self, side: str) -> list[str]:
         """``side``'s units on the map, by id (a list kept until the next change)."""
         key = ("side-units", side)
-        got = self._pcache.get(key)
+        got = self._foe[other(side)].get(key)
         if got is None:
             by: dict[str, list[str]] = {"soviet": [], "german": []}
             for uid in sorted(self.pos.units):
                 if self.pos.units[uid].loc not in BOXES:
                     by[self.side_of(uid)].append(uid)
             for s, us in by.items():
-                self._pcache[("side-units", s)] = us
+                self._foe[other(s)][("side-units", s)] = us
             got = by[side]
         out: list[str] = got
         return out
@@ -368,7 +367,7 @@ class WDState(StepState[Position]):
         u.loc = h
         u.seq = self.pos.seq
         near, neartok, stack = self._near, self._neartok, self._stack
-        pcache, at = self._pcache, self._at
+        pcache, at, foe = self._pcache, self._at, self._foe
         # what _relocated forgets: the answers that read the position, and every cache of
         # where units stand, which start afresh here and take what still holds below
         self.forget_options()
@@ -377,11 +376,12 @@ class WDState(StepState[Position]):
         # the map hexes the unit left or entered (none when it goes from box to box)
         if was in BOXES:
             if h in BOXES:
+                self._foe = {"soviet": {}, "german": {}}
                 return
             changed: tuple[str, ...] = (h,)
         else:
             changed = (was,) if h in BOXES else (was, h)
-        self._pcache = self._kept_positions(pcache, uid, was, h, changed)
+        self._pcache = self._kept_positions(pcache, foe, uid, was, h, changed)
         for x in changed:
             for side in SIDES:
                 at.pop((x, side), None)
@@ -398,30 +398,31 @@ class WDState(StepState[Position]):
                                  if not any(x in area(k[1]) for x in changed)}
             self._neartok = {k: v for k, v in neartok.items() if k in kept}
 
-    def _kept_positions(self, pcache: dict[Any, Any], uid: str, was: str, h: str,
-                        changed: tuple[str, ...]) -> dict[Any, Any]:
-        """What of ``pcache`` (the position caches before ``uid`` went from ``was`` to
-        ``h``; ``changed``: those of the two that are map hexes, one at least) still
-        holds, brought up to date: the units by hex and the mover's side's occupied hexes
-        changed in those hexes only, its side's units on the map only if it entered or
-        left the map; and what is traced through the mover's side's enemies
-        (``enemy_key``, ``by_enemies``, their ZOCs: ``ezoc``) did not move.
-        Anything else is dropped (a key not named here is never carried)."""
+    def _kept_positions(self, pcache: dict[Any, Any], foe: dict[str, dict[Any, Any]],
+                        uid: str, was: str, h: str, changed: tuple[str, ...]
+                        ) -> dict[Any, Any]:
+        """What of the position caches before ``uid`` went from ``was`` to ``h``
+        (``pcache``, and ``foe``: :attr:`_foe`; ``changed``: those of the two hexes that
+        are map hexes, one at least) still holds, brought up to date, the new
+        :attr:`_pcache` returned and :attr:`_foe` set: what the mover's side's enemies
+        decide (their units and hexes, ``enemy_key``, ``by_enemies``, their ZOCs:
+        ``ezoc``, their facts) did not move and is kept whole; the units by hex and the
+        mover's side's occupied hexes changed in those hexes only, its side's units on
+        the map only if it entered or left the map.  Anything else is dropped."""
         side = self.side_of(uid)
-        keep = _CARRIED[side]
-        out: dict[Any, Any] = {}
-        for k, v in pcache.items():
-            if type(k) is tuple:
-                rule = keep.get(k[0])
-                if rule is not None and k[rule[0]] == rule[1]:
-                    out[k] = v
-        mine: list[str] | None = pcache.get(("side-units", side))
+        # what the enemies of the mover's side read of the mover's side's units: gone,
+        # but for its units and its occupied hexes, brought up to date below
+        theirs = foe[other(side)]
+        fresh: dict[Any, Any] = {}
+        self._foe = {side: foe[side], other(side): fresh}
+        mine: list[str] | None = theirs.get(("side-units", side))
         if mine is not None:
             if was in BOXES:
                 mine = sorted([*mine, uid])  # it entered the map
             elif h in BOXES:
                 mine = [x for x in mine if x != uid]  # it left the map
-            out[("side-units", side)] = mine
+            fresh[("side-units", side)] = mine
+        out: dict[Any, Any] = {}
         by: dict[str, list[str]] | None = pcache.get("byhex")
         if by is not None:
             # changed in place: the old caches go with this move, a clone starts with
@@ -440,7 +441,7 @@ class WDState(StepState[Position]):
                 else:
                     by.pop(x, None)
             out["byhex"] = by
-            occ: dict[str, tuple[str, ...]] | None = pcache.get(("occupied", side))
+            occ: dict[str, tuple[str, ...]] | None = theirs.get(("occupied", side))
             if occ is not None:
                 side_of = self.side_of
                 for x in changed:
@@ -449,7 +450,7 @@ class WDState(StepState[Position]):
                         occ[x] = stack
                     else:
                         occ.pop(x, None)
-                out[("occupied", side)] = occ
+                fresh[("occupied", side)] = occ
         return out
 
     def bunker(self, h: str) -> int:

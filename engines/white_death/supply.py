@@ -75,9 +75,10 @@ def enemy_key(s: WDState, side: str) -> tuple[Any, ...]:
     them (Rules 3, 8, 15). A unit's type is fixed by its id, and a German weapons
     company's ZOC (its stacking) by German positions, so this is all they depend on."""
     key = ("ekey", side)
-    got = s._pcache.get(key)
+    kept = s._foe[side]
+    got = kept.get(key)
     if got is None:
-        got = s._pcache[key] = (side, tuple(
+        got = kept[key] = (side, tuple(
             (uid, s.pos.units[uid].loc) for uid in s.side_units(other(side))))
     out: tuple[Any, ...] = got
     return out
@@ -86,23 +87,28 @@ def enemy_key(s: WDState, side: str) -> tuple[Any, ...]:
 def by_enemies(s: WDState, what: str, side: str, build: Callable[[], Any]) -> Any:
     """``build()`` once per position of ``side``'s enemies (kept in the catalog)."""
     ckey = ("by-enemies", what, side)
-    got = s._pcache.get(ckey)
+    kept = s._foe[side]
+    got = kept.get(ckey)
     if got is None:
-        got = s._pcache[ckey] = s.cat.memo.get((what, enemy_key(s, side)), build)
+        got = kept[ckey] = s.cat.memo.get((what, enemy_key(s, side)), build)
     return got
 
 
 def ezoc(s: WDState, side: str, ski_only: bool = False) -> Collection[str]:
     """Hexes in the ZOC of ``side``'s enemies (ski_only: of enemy ski units; Rule 3.B):
     the enemy's board facts' (a side's ZOC is kept per placement of that side's units).
-    Kept with the position's caches across ``side``'s own moves too (``ezoc`` in
-    ``_kept_positions``): asked four times a move checked and made, where the facts'
+    Kept with what ``side``'s enemies decide (``WDState._foe``), across ``side``'s own
+    moves too: asked four times a move checked and made, where the facts'
     own lookup hashes the ZOC rule's fields each time."""
     key = ("ezoc", side, ski_only)
-    got = s._pcache.get(key)
+    kept = s._foe[side]
+    got = kept.get(key)
     if got is None:
-        got = s._pcache[key] = s.foe_facts(side).zoc(
-            other(side), SKI_ZOC if ski_only else ZOC).sources
+        # the hexes alone (the kit's set of them, made from the exerting units' hexes):
+        # every caller asks whether a hex is in the ZOC, never which units exert it,
+        # and mapping each hex to its sorted units was most of a new placement's ZOC
+        got = kept[key] = s.foe_facts(side).zoc_hexes(other(side),
+                                                      SKI_ZOC if ski_only else ZOC)
     out: Collection[str] = got
     return out
 
@@ -160,11 +166,19 @@ def supply_roads(s: WDState) -> RegionFlood:
     got = s._static.get("supply-roads")
     if got is None:
         ter = s.ter
+        static = s._static
 
         def road_ends(f: BoardFacts, side: str) -> list[str]:
             blocked = _blocked(f, side)
-            return [h for h in sorted(ter.edge_hexes(side)) if h not in blocked
-                    and (ter.map.network_neighbors("road", h) or ter.rail_hex(h))]
+            # the edge's road and railroad hexes are the map's: found once per side, in
+            # order, and only the placement's blocked hexes taken out each time
+            key = ("road-ends", side)
+            ends: tuple[str, ...] | None = static.get(key)
+            if ends is None:
+                ends = static[key] = tuple(
+                    h for h in sorted(ter.edge_hexes(side))
+                    if ter.map.network_neighbors("road", h) or ter.rail_hex(h))
+            return [h for h in ends if h not in blocked]
 
         got = s._static["supply-roads"] = RegionFlood(road_ends, _Passable(),
                                                       networks=SUPPLY_ROADS)

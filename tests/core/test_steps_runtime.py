@@ -13,7 +13,9 @@ returning its own events.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -188,6 +190,26 @@ def test_told_events_come_in_the_order_told_each_steps_before_its_returned_list(
         # then what was told for the end of the action, in the order told
         "at any time 1", "at any time 2",
     ]
+
+
+def test_an_action_applied_runs_no_context_manager_and_its_log_goes_after() -> None:
+    """Issue 35: the log and queue are set up and taken down by plain calls, not a
+    generator-based context manager (a few thousand instructions an action replayed);
+    after the action neither is left behind."""
+    s = new()
+    seen: list[str] = []
+
+    def hook(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code.co_filename == contextlib.__file__:
+            seen.append(frame.f_code.co_name)
+
+    sys.setprofile(hook)
+    try:
+        s.apply("add 1")
+    finally:
+        sys.setprofile(None)
+    assert seen == []
+    assert not {"_runtime_told", "_runtime_last", "_runtime_queued"} & s.__dict__.keys()
 
 
 def test_queued_frames_run_after_the_pushed_ones_front_pushes_first() -> None:

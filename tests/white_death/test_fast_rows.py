@@ -79,7 +79,7 @@ def test_position_caches_carried_across_moves_match_fresh_ones() -> None:
         state, choose = _game(scenario, seed)
         for _ in decisions(state, choose, 1200):
             state.apply(choose.pick(state.legal_actions()))
-            kept = dict(state._pcache)
+            kept = {**state._pcache, **state._foe["soviet"], **state._foe["german"]}
             carried += len(kept) + len(state._at)
             fresh = state.clone()
             assert isinstance(fresh, WDState)
@@ -128,7 +128,7 @@ def test_put_carries_the_position_caches() -> None:
         state.legal_actions()
         state.occupied("soviet"), state.occupied("german"), enemy_key(state, side)
         state._put(uid, h)
-        kept = dict(state._pcache)
+        kept = {**state._pcache, **state._foe["soviet"], **state._foe["german"]}
         assert {"byhex", ("occupied", "soviet"), ("occupied", "german"),
                 ("side-units", "soviet"), ("side-units", "german")} <= kept.keys()
         fresh = state.clone()
@@ -138,6 +138,32 @@ def test_put_carries_the_position_caches() -> None:
             assert kept[("occupied", s)] == fresh.occupied(s)
             assert kept[("side-units", s)] == fresh.side_units(s)
         assert (uid in kept[("side-units", side)]) == (h not in ("dead",))
+
+
+def test_a_move_keeps_what_the_movers_enemies_decide_whole() -> None:
+    """Issue 35: the caches read through a side's enemies (their ZOCs, their key, their
+    units) are kept as one dict per side, which the side's own move keeps as it is, not
+    looked over entry by entry; what the other side reads of the mover is dropped but
+    for the mover's units and occupied hexes, brought up to date."""
+    state, choose = _game("first-relief", 11)
+    while state.is_chance() or state.decision().kind != "movement":
+        if state.is_chance():
+            state.apply_outcome(choose.outcome(state.chance_request()))
+        else:
+            state.apply(choose.pick(state.legal_actions()))
+    side = state.pos.phasing
+    foe = "german" if side == "soviet" else "soviet"
+    mover = state.side_units(side)[0]
+    ezoc(state, side), enemy_key(state, side), ezoc(state, foe), state.occupied(side)
+    mine, theirs = state._foe[side], state._foe[foe]
+    assert ("ezoc", side, False) in mine and ("ezoc", foe, False) in theirs
+    state._put(mover, state.ter.nbrs(state.pos.units[mover].loc)[0])
+    assert state._foe[side] is mine
+    assert set(state._foe[foe]) <= {("side-units", side), ("occupied", side)}
+    fresh = state.clone()
+    assert isinstance(fresh, WDState)
+    assert state.occupied(side) == fresh.occupied(side)
+    assert set(ezoc(state, foe)) == set(ezoc(fresh, foe))
 
 
 def _listed_iff_accepted(state: WDState, legal: list[Any], kind: str,

@@ -12,6 +12,7 @@ import pytest
 from engines.white_death import ENGINE, movement
 from engines.white_death.notation import typed
 from engines.white_death.state import WDState
+from pbem.grammar import Act
 from pbem.testing import Chooser
 
 from .conftest import decisions
@@ -76,3 +77,79 @@ def test_kept_cost_is_the_fresh_one(seed: int, monkeypatch: pytest.MonkeyPatch) 
                 seen += 1
         state.apply(choose.pick(legal))
     assert seen > 50
+
+
+def test_a_move_reads_its_words_once_in_its_check_and_once_in_its_effect(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: the unit, the hex left and the hex entered are read from the action
+    once by Rule 6.A's check and once by the move (each read a call and a lookup by
+    name, some ten a move replayed before)."""
+    state = _game()
+    choose = Chooser("move-cost-kept/words")
+    moves = 0
+    watched: list[Act] = []
+    reads: list[str] = []
+    text = Act.text
+
+    def counted(self: Act, name: str) -> str:
+        if self in watched:
+            reads.append(name)
+        return text(self, name)
+
+    for _ in decisions(state, choose, 400):
+        legal = state.legal_actions()
+        plain = [a for a in legal if typed(a).kind == "move"
+                 and not state.utype(typed(a).text("unit")).afv]
+        if plain and moves < 8:
+            a = typed(choose.pick(plain))
+            watched[:], reads[:] = [a], []
+            monkeypatch.setattr(Act, "text", counted)
+            state.apply(a)
+            monkeypatch.undo()
+            assert sorted(reads) == sorted(["unit", "frm", "hex"] * 2), (a.notation(), reads)
+            moves += 1
+            continue
+        state.apply(choose.pick(legal))
+    assert moves == 8
+
+
+def test_rule_4_is_asked_of_the_hex_entered_before_the_move_not_again_after(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: whether the mover may stand in the hex it enters (Rule 4: which units
+    stand together, the same before the move and after it) is read before the unit is
+    put there, where the check's answer is kept, and not asked again once the move has
+    dropped the hex's answers."""
+    state = _game()
+    choose = Chooser("move-cost-kept/rule-4")
+    moves = 0
+    after: list[tuple[str, str]] = []
+    put, ok = WDState._put, WDState.stack_ok_with
+    moved: list[bool] = [False]
+
+    def putting(self: WDState, uid: str, h: str) -> None:
+        put(self, uid, h)
+        moved[0] = True
+
+    def asked(self: WDState, h: str, uid: str, leaving: Any = ()) -> bool:
+        if moved[0]:
+            after.append((h, uid))
+        return ok(self, h, uid, leaving)
+
+    for _ in decisions(state, choose, 400):
+        legal = state.legal_actions()
+        plain = [a for a in legal if typed(a).kind == "move"
+                 and not state.utype(typed(a).text("unit")).afv]
+        if plain and moves < 8:
+            a = typed(choose.pick(plain))
+            after[:], moved[0] = [], False
+            fits = state.stack_ok_with(a.text("hex"), a.text("unit"))
+            monkeypatch.setattr(WDState, "_put", putting)
+            monkeypatch.setattr(WDState, "stack_ok_with", asked)
+            state.apply(a)
+            monkeypatch.undo()
+            assert (a.text("hex"), a.text("unit")) not in after, a.notation()
+            assert (state.pos.passing == a.text("unit")) == (not fits)
+            moves += 1
+            continue
+        state.apply(choose.pick(legal))
+    assert moves == 8
