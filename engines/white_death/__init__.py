@@ -23,7 +23,7 @@ from pbem.steps import Choice
 #: the rule modules a turn command imports when its phase comes (decisions, sequence)
 PHASE_RULES = ("engines.white_death.movement", "engines.white_death.listing",
                "engines.white_death.reinforcements", "engines.white_death.artillery",
-               "engines.white_death.turns")
+               "engines.white_death.turns", "engines.white_death.phases")
 #: the order the manual presents them in
 ORDER = ("purkayev", "woehler", "first-relief", "second-relief", "final-relief", "campaign")
 

@@ -99,7 +99,7 @@ class WDState(StepState[Position]):
     are the rule modules' functions (the dice and steps they queue go to the runtime,
     ``s.queue``)."""
 
-    steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS
+    steps: ClassVar[Mapping[str, Step[Any]]] = sequence.STEPS
     start = "game"
     #: its counters are its view's (view.counters): no unit off the map is named
     counters_off_map = False

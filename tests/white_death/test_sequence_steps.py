@@ -28,6 +28,23 @@ def test_the_sequence_reads_as_the_book_prints_it() -> None:
     assert {e.step for e in (*Turn.entries, *Impulse.entries)} <= set(STEPS)
 
 
+def test_the_step_table_keeps_its_order_and_makes_the_phases_steps_when_asked() -> None:
+    # the decisions in the order a refusal asks them in (WDChoice.not_now), as when the
+    # table was made at once; a step outside the combat is made by phases.py
+    from pbem.steps import Choice
+
+    assert [n for n in STEPS if n in ("setup", "vl-supply", "impulse-decision", "movement",
+                                      "barrage", "defensive-fire", "assault-fire",
+                                      "advance")] == [
+        "setup", "vl-supply", "impulse-decision", "movement", "barrage", "defensive-fire",
+        "assault-fire", "advance"]
+    assert len(STEPS) == len(set(STEPS)) == 35
+    assert type(STEPS["movement"]).__module__ == "engines.white_death.phases"
+    assert type(STEPS["assault-fire"]).__module__ == "engines.white_death.decisions"
+    assert all(STEPS[n].name == n for n in STEPS)
+    assert sum(isinstance(STEPS[n], Choice) for n in STEPS) == 8
+
+
 def test_a_position_in_the_middle_of_a_fire_round_trips_through_setup() -> None:
     engine = get("white-death")
     s = engine.new_state("final-relief", engine.resolve_options({}))
