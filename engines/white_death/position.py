@@ -10,11 +10,12 @@ fields.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any
 
-from pbem import codec
+from pbem import canonical, codec
 from pbem.errors import FormatError
 
 #: ticks in a movement point: the unit every movement point in the position is counted
@@ -81,9 +82,9 @@ class U:
 #: U's fields in the two orders its data comes in, each with the one type pbem.codec takes
 #: for it (``marks``, a set of str, comes as a list): a canonical map's (sorted by name: a
 #: save's bytes decoded) and the class's own (``snapshot()``, not yet encoded)
+_U_TYPES: dict[Any, type] = {"str": str, "int": int, "bool": bool, "set[str]": list}
 _U_FORMS = {
-    tuple(f.name for f in order): tuple(
-        {"str": str, "int": int, "bool": bool, "set[str]": list}[str(f.type)] for f in order)
+    tuple(f.name for f in order): tuple(_U_TYPES[f.type] for f in order)
     for order in (sorted(fields(U), key=lambda f: f.name), fields(U))}
 
 
@@ -455,3 +456,164 @@ def position_from_data(data: Any) -> Position | None:
     if units is None:
         return None
     return Position(units=units, **out)
+
+
+# The position's canonical form written by hand (:func:`position_normal`), for the first
+# position a process writes: the codec's typed writer (pbem.codec.to_canonical_bytes)
+# builds its writers of the position and its nine record classes at its first use, about
+# 8.8 M instructions, the most of a ``receive``'s one digest (issue 35).
+
+#: U's fields in canonical (code-point) order, and a getter of their values in it
+_U_NAMES = tuple(sorted(f.name for f in fields(U)))
+_U_GET = operator.attrgetter(*_U_NAMES)
+#: the type each of them holds (``marks`` a set)
+_U_KINDS = tuple({**_U_TYPES, "set[str]": set}[f.type] for f in sorted(
+    fields(U), key=lambda f: f.name))
+
+
+def _int_map(d: Any) -> dict[str, Any] | None:
+    if type(d) is not dict or not set(map(type, d)) <= _STR or \
+            not set(map(type, d.values())) <= {int}:
+        return None
+    return {k: d[k] for k in sorted(d)}
+
+
+def _bool_map(d: Any) -> dict[str, Any] | None:
+    if type(d) is not dict or not set(map(type, d)) <= _STR or \
+            not set(map(type, d.values())) <= {bool}:
+        return None
+    return {k: d[k] for k in sorted(d)}
+
+
+def _str_list(v: Any) -> list[str] | None:
+    return list(v) if type(v) is list and _strs(v) else None
+
+
+def _str_set(v: Any) -> list[str] | None:
+    """A set of str in the codec's order: by each element's canonical bytes."""
+    if type(v) is not set or not _strs(v):
+        return None
+    return sorted(v, key=canonical.pack_normal)
+
+
+def _lists_map(d: Any) -> dict[str, list[str]] | None:
+    if type(d) is not dict or not _strs(d) or any(
+            type(x) is not list or not _strs(x) for x in d.values()):
+        return None
+    return {k: list(d[k]) for k in sorted(d)}
+
+
+def _combat_normal(c: Any) -> dict[str, Any] | None:
+    if type(c) is not Combat:
+        return None
+    alloc = []
+    for a in c.alloc:
+        if (type(a) is not Allocation or type(a.target) is not str or type(a.kind) is not str
+                or type(a.amount) is not Fraction):
+            return None
+        alloc.append({"amount": [a.amount.numerator, a.amount.denominator],
+                      "kind": a.kind, "target": a.target})
+    checked, support = _str_list(c.checked), _str_list(c.support)
+    if (type(c.alloc) is not list or checked is None or support is None
+            or type(c.hex) is not str or type(c.hq) is not str):
+        return None
+    return {"alloc": alloc, "checked": checked, "hex": c.hex, "hq": c.hq, "support": support}
+
+
+def position_normal(pos: Position) -> dict[str, Any] | None:
+    """The position's canonical form (``canonical.normalize(codec.to_data(pos))``: maps in
+    key order, sets in the order of their elements' canonical bytes, a Fraction as
+    ``[numerator, denominator]``), made here where every field holds exactly its declared
+    type; None for anything else, which the codec then writes, or refuses, as before."""
+    if type(pos) is not Position:
+        return None
+    out: dict[str, Any] = {}
+    for name in ("turn", "impulse_mp", "impulse_left_before", "seq"):
+        if type(getattr(pos, name)) is not int:
+            return None
+    for name in ("phasing", "weather", "setup_side", "flieger", "passing"):
+        if type(getattr(pos, name)) is not str:
+            return None
+    if type(pos.vl_released) is not bool or type(pos.vl_avoid) is not bool:
+        return None
+    units: dict[str, Any] = {}
+    if type(pos.units) is not dict or not _strs(pos.units):
+        return None
+    for uid in sorted(pos.units):
+        u = pos.units[uid]
+        if type(u) is not U:
+            return None
+        values = _U_GET(u)
+        if tuple(map(type, values)) != _U_KINDS:
+            return None
+        one = dict(zip(_U_NAMES, values, strict=True))
+        if u.marks:  # most units' are empty
+            marks = _str_set(u.marks)
+            if marks is None:
+                return None
+            one["marks"] = marks
+        else:
+            one["marks"] = []
+        units[uid] = one
+    bunkers, schedule = pos.bunkers, pos.schedule
+    if type(bunkers) is not list or any(
+            type(b) is not Bunker or type(b.hex) is not str or type(b.strength) is not int
+            for b in bunkers):
+        return None
+    if type(schedule) is not list or any(
+            type(a) is not Arrival or type(a.turn) is not int or type(a.uid) is not str
+            or type(a.area) is not str for a in schedule):
+        return None
+    combat = None if pos.combat is None else _combat_normal(pos.combat)
+    plans = [_combat_normal(c) for c in pos.plans] if type(pos.plans) is list else [None]
+    if (pos.combat is not None and combat is None) or None in plans:
+        return None
+    bar: dict[str, Any] | None = None
+    if pos.bar is not None:
+        b = pos.bar
+        loss, bunits = _int_map(b.loss) if type(b) is Barrage else None, _str_list(b.units)
+        if loss is None or bunits is None or type(b.hex) is not str:
+            return None
+        bar = {"hex": b.hex, "loss": loss, "units": bunits}
+    phase: dict[str, Any] = {}
+    if type(pos.barrage_phase) is not dict or not _strs(pos.barrage_phase):
+        return None
+    for k in sorted(pos.barrage_phase):
+        p = pos.barrage_phase[k]
+        if type(p) is not PhaseLoss or type(p.lost) is not int or type(p.start) is not int:
+            return None
+        phase[k] = {"lost": p.lost, "start": p.start}
+    final: dict[str, Any] | None = None
+    if pos.final is not None:
+        f = pos.final
+        score = _int_map(f.score) if type(f) is Final else None
+        held = f.held if score is not None else None
+        if held is None or type(held) is not dict or not _strs(held) or not _strs(
+                held.values()):
+            return None
+        final = {"held": {k: held[k] for k in sorted(held)}, "score": score}
+    maps = {name: _int_map(getattr(pos, name)) for name in (
+        "mps", "impulses", "supply", "repl", "rail_used", "counts", "losses")}
+    sets = {name: _str_set(getattr(pos, name)) for name in (
+        "bridges", "builders", "garrisons", "paid")}
+    lists = {name: _str_list(getattr(pos, name)) for name in (
+        "combat_hexes", "setup_raster")}
+    repaired = _bool_map(pos.repaired)
+    assaults, advance = _lists_map(pos.assaults), _lists_map(pos.advance)
+    if (None in maps.values() or None in sets.values() or None in lists.values()
+            or repaired is None or assaults is None or advance is None):
+        return None
+    out.update(maps)
+    out.update(sets)
+    out.update(lists)
+    out.update(
+        turn=pos.turn, phasing=pos.phasing, impulse_mp=pos.impulse_mp,
+        impulse_left_before=pos.impulse_left_before, weather=pos.weather,
+        repaired=repaired, vl_released=pos.vl_released, vl_avoid=pos.vl_avoid,
+        bunkers=[{"hex": b.hex, "strength": b.strength} for b in bunkers],
+        units=units, schedule=[{"area": a.area, "turn": a.turn, "uid": a.uid}
+                               for a in schedule],
+        assaults=assaults, combat=combat, plans=plans, bar=bar, barrage_phase=phase,
+        advance=advance, setup_side=pos.setup_side, flieger=pos.flieger,
+        passing=pos.passing, seq=pos.seq, final=final)
+    return {k: out[k] for k in sorted(out)}

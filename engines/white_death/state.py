@@ -58,10 +58,11 @@ from engines.white_death.data import (
     UnitType,
 )
 from engines.white_death.notation import parse
-from engines.white_death.position import Position, U, position_from_data
+from engines.white_death.position import Position, U, position_from_data, position_normal
 from engines.white_death.supply import ezoc, zoc_mark
 from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
+from pbem import canonical
 from pbem.engine import Action, Decision, Engine, Result, State
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
@@ -85,6 +86,10 @@ _CARRIED: dict[str, dict[str, tuple[int, str]]] = {
            "ekey": (1, side), "by-enemies": (2, side), "foe-facts": (1, side),
            "ezoc": (1, side)}
     for side in SIDES}
+
+
+#: not empty once this process has written a position by hand (WDState.normal_body)
+_HAND_WRITTEN: list[bool] = []
 
 
 @runtime_checkable
@@ -171,6 +176,25 @@ class WDState(StepState[Position]):
             return
         self.pos = pos
         self.restore_stack(body["stack"])
+
+    def normal_body(self) -> bytes | None:
+        # the first position a process writes is written by hand (position_normal): a
+        # turn command writes one, and the codec's typed writer built its writers of the
+        # position's ten classes for it, 8.8 M instructions of a receive (issue 35); a
+        # process that writes many (an audit, a replay) has the codec build them at its
+        # second, and keep its units' bytes from one position to the next
+        if _HAND_WRITTEN:
+            return super().normal_body()
+        _HAND_WRITTEN.append(True)
+        normal = position_normal(self.pos)
+        if normal is None:
+            return super().normal_body()
+        try:
+            position = canonical.pack_normal(normal)
+            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+        except Exception:  # as the codec's: the generic way names what is wrong
+            return super().normal_body()
+        return canonical.pack_map([("position", position), ("stack", stack)])
 
     # ------------------------------------------------------------------ copying
 
