@@ -88,8 +88,17 @@ _CARRIED: dict[str, dict[str, tuple[int, str]]] = {
     for side in SIDES}
 
 
-#: not empty once this process has written a position by hand (WDState.normal_body)
+#: not empty once this process has written a position by hand (WDState.normal_body), or
+#: will write many (:func:`writing_many`)
 _HAND_WRITTEN: list[bool] = []
+
+
+def writing_many() -> None:
+    """This process plays or replays a game from its start (a new game, an audit, a
+    replay, selfplay), writing position after position: the codec's writers, which keep
+    the units' bytes from one to the next, from the first (WDState.normal_body)."""
+    if not _HAND_WRITTEN:
+        _HAND_WRITTEN.append(True)
 
 
 @runtime_checkable

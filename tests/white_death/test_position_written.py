@@ -108,20 +108,35 @@ def test_the_states_bytes_are_the_same_either_way(monkeypatch: pytest.MonkeyPatc
 
 
 _FIRST = """
+import json, sys
+from engines.white_death import ENGINE
+from engines.white_death.position import Position
+from pbem import codec
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+s.digest()
+built_first = Position in codec._PACKERS
+s.apply_outcome((3,))
+s.digest()
+print(json.dumps([built_first, Position in codec._PACKERS]))
+"""
+
+_NEW = """
 import json
 from engines.white_death import ENGINE
 from engines.white_death.position import Position
 from pbem import codec
 s = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
-first = s.digest().hex()
-built_first = Position in codec._PACKERS
-s.apply_outcome((3,))
-second = s.digest().hex()
-print(json.dumps([built_first, Position in codec._PACKERS]))
+s.digest()
+print(json.dumps(Position in codec._PACKERS))
 """
 
 
 def test_a_process_writes_its_first_position_without_the_codecs_writers() -> None:
-    built_first, built_second = json.loads(fresh_run(_FIRST)[-1])
+    # a turn command: a game restored from its save writes one position or two
+    s = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    built_first, built_second = json.loads(fresh_run(_FIRST, json.dumps(s.snapshot()))[-1])
     assert not built_first
     assert built_second  # the second on: the codec's, which keeps the units' bytes
+    # a game played or replayed from its start (an audit: 31 positions of a purkayev
+    # game) has the codec's writers from the first
+    assert json.loads(fresh_run(_NEW)[-1]) is True
