@@ -408,3 +408,18 @@ STEPS = (
     Setup(), TurnBegins(), Weather(), Release(), Supply(), Airdrop(), VLSupply(),
     StartImpulse(), Flieger(), Answer(), ImpulseDecision(), Movement(), FinishMove(), Ice(),
     Brandenburg(), BarrageChoice(), BarrageRoll(), BarrageDone(), BarrageEnd())
+
+
+def _made_whole() -> None:
+    """Every step is made now: the state's table becomes a plain dict of them, in the
+    lazy table's order, whose lookup the runtime makes for every frame it runs (the lazy
+    table's own lookup, a Python call, was 10 M instructions of an 800-step replay:
+    issue 35)."""
+    from engines.white_death import sequence
+    from engines.white_death.state import WDState
+
+    ours = {step.name: step for step in STEPS}
+    WDState.steps = {name: ours.get(name) or sequence.HERE[name] for name in sequence.STEPS}
+
+
+_made_whole()
