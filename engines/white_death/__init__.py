@@ -16,14 +16,14 @@ from types import MappingProxyType
 from engines.hexkit.scenario import ScenarioSet, load_scenario_dir, load_scenario_path
 from engines.white_death.data import Catalog, load_catalog
 from engines.white_death.sequence import STEPS
-from engines.white_death.state import WDState
+from engines.white_death.state import WDState, writing_many
 from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
 from pbem.steps import Choice
 
 #: the rule modules a turn command imports when its phase comes (decisions, sequence)
 PHASE_RULES = ("engines.white_death.movement", "engines.white_death.listing",
                "engines.white_death.reinforcements", "engines.white_death.artillery",
-               "engines.white_death.turns")
+               "engines.white_death.turns", "engines.white_death.phases")
 #: the order the manual presents them in
 ORDER = ("purkayev", "woehler", "first-relief", "second-relief", "final-relief", "campaign")
 
@@ -156,6 +156,7 @@ class WhiteDeath(Engine):
         # middle of an audit they moved its collector's full passes: +8 M instructions)
         for module in PHASE_RULES:
             importlib.import_module(module)
+        writing_many()  # and it writes position after position: the codec's writers
         state = WDState(self, scenario, dict(options))
         setup_initial(state)
         return state

@@ -10,11 +10,12 @@ fields.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field, fields
 from math import gcd
 from typing import Any
 
-from pbem import codec
+from pbem import canonical, codec
 from pbem.errors import FormatError
 
 #: ticks in a movement point: the unit every movement point in the position is counted
@@ -129,9 +130,9 @@ class U:
 #: U's fields in the two orders its data comes in, each with the one type pbem.codec takes
 #: for it (``marks``, a set of str, comes as a list): a canonical map's (sorted by name: a
 #: save's bytes decoded) and the class's own (``snapshot()``, not yet encoded)
+_U_TYPES: dict[Any, type] = {"str": str, "int": int, "bool": bool, "set[str]": list}
 _U_FORMS = {
-    tuple(f.name for f in order): tuple(
-        {"str": str, "int": int, "bool": bool, "set[str]": list}[str(f.type)] for f in order)
+    tuple(f.name for f in order): tuple(_U_TYPES[f.type] for f in order)
     for order in (sorted(fields(U), key=lambda f: f.name), fields(U))}
 
 
@@ -382,23 +383,57 @@ _RECORDS: dict[str, tuple[type, dict[str, type]]] = {
     "bunkers": (Bunker, {"hex": str, "strength": int}),
     "schedule": (Arrival, {"turn": int, "uid": str, "area": str}),
 }
+_COMBAT, _PLANS = "combat", "plans"
+_PHASE_LOSS = dict[str, PhaseLoss]
+#: the records whose absence (None) is read without the codec
+_NONE_OK = (Barrage | None, Final | None)
 _READ: dict[str, Any] = {
     "turn": int, "phasing": str, "mps": _MAP_INT, "impulse_mp": int,
     "impulse_left_before": int, "impulses": _MAP_INT, "weather": str, "supply": _MAP_INT,
     "repl": _MAP_INT, "rail_used": _MAP_INT, "repaired": _MAP_BOOL, "vl_released": bool,
     "vl_avoid": bool, "bunkers": _RECORDS, "bridges": _SET_STR, "builders": _SET_STR,
     "garrisons": _SET_STR, "schedule": _RECORDS, "assaults": _MAP_LISTS,
-    "combat": Combat | None, "combat_hexes": _LIST_STR, "plans": list[Combat],
-    "paid": _SET_STR, "bar": Barrage | None, "barrage_phase": dict[str, PhaseLoss],
+    "combat": _COMBAT, "combat_hexes": _LIST_STR, "plans": _PLANS,
+    "paid": _SET_STR, "bar": Barrage | None, "barrage_phase": _PHASE_LOSS,
     "advance": _MAP_LISTS, "counts": _MAP_INT, "losses": _MAP_INT, "setup_side": str,
     "setup_raster": _LIST_STR, "flieger": str, "passing": str, "seq": int,
     "final": Final | None}
 _FIELDS = frozenset((*_READ, "units"))
+_COMBAT_KEYS = frozenset(("hex", "hq", "support", "alloc", "checked"))
+_ALLOC_KEYS = frozenset(("target", "kind", "amount"))
 _STR = frozenset({str})
 
 
 def _strs(values: Any) -> bool:
     return set(map(type, values)) <= _STR
+
+
+def _combat_from_data(d: Any) -> Combat | None:
+    """A :class:`Combat`'s data as the codec reads it, or None for anything but its plain
+    form: the codec then reads it and :func:`check_amounts` names what is wrong.  An
+    allocation's amount is its pair (:data:`Q`) written ``[numerator, denominator]``, the
+    denominator positive and the pair in lowest terms, as a save writes a Fraction."""
+    if type(d) is not dict or d.keys() != _COMBAT_KEYS:
+        return None
+    hex_, hq, support, alloc, checked = (d["hex"], d["hq"], d["support"], d["alloc"],
+                                         d["checked"])
+    if (type(hex_) is not str or type(hq) is not str or type(support) is not list
+            or not _strs(support) or type(checked) is not list or not _strs(checked)
+            or type(alloc) is not list):
+        return None
+    allocations = []
+    for a in alloc:
+        if type(a) is not dict or a.keys() != _ALLOC_KEYS:
+            return None
+        target, kind, amount = a["target"], a["kind"], a["amount"]
+        if (type(target) is not str or type(kind) is not str or type(amount) is not list
+                or len(amount) != 2 or type(amount[0]) is not int
+                or type(amount[1]) is not int or amount[1] <= 0):
+            return None
+        if gcd(amount[0], amount[1]) != 1:
+            return None
+        allocations.append(Allocation(target, kind, (amount[0], amount[1])))
+    return Combat(hex_, hq, list(support), allocations, list(checked))
 
 
 def position_from_data(data: Any) -> Position | None:
@@ -438,6 +473,26 @@ def position_from_data(data: Any) -> Position | None:
                     type(x) is not list or not _strs(x) for x in v.values()):
                 return None
             v = {k: list(x) for k, x in v.items()}
+        elif how is _COMBAT or how is _PLANS:
+            # a combat's fire at one hex (Rules 9-11.A), read here: resolving Combat's
+            # and Allocation's type hints for the codec cost every command at a combat
+            # step about 3.5 M instructions (issue 35)
+            if how is _COMBAT:
+                if v is not None:
+                    v = _combat_from_data(v)
+                    if v is None:
+                        return None
+            else:
+                if type(v) is not list:
+                    return None
+                plans = [_combat_from_data(c) for c in v]
+                if None in plans:
+                    return None
+                v = plans
+        elif v is None and how in _NONE_OK:
+            pass  # an absent record (no barrage, no result yet): the codec's None
+        elif type(v) is dict and not v and how is _PHASE_LOSS:
+            v = {}
         else:  # a set's canonical order and the records: the codec's own reading
             try:
                 v = codec.from_data(set[str] if how == _SET_STR else how, v,
@@ -466,3 +521,165 @@ def check_amounts(pos: Position) -> None:
                                   f"{[n, d]!r}")
             if gcd(n, d) != 1:
                 raise FormatError(f"{w}: fraction {n}/{d} is not in lowest terms")
+
+
+# The position's canonical form written by hand (:func:`position_normal`), for the first
+# position a process writes: the codec's typed writer (pbem.codec.to_canonical_bytes)
+# builds its writers of the position and its nine record classes at its first use, about
+# 8.8 M instructions, the most of a ``receive``'s one digest (issue 35).
+
+#: U's fields in canonical (code-point) order, and a getter of their values in it
+_U_NAMES = tuple(sorted(f.name for f in fields(U)))
+_U_GET = operator.attrgetter(*_U_NAMES)
+#: the type each of them holds (``marks`` a set)
+_U_KINDS = tuple({**_U_TYPES, "set[str]": set}[f.type] for f in sorted(
+    fields(U), key=lambda f: f.name))
+
+
+def _int_map(d: Any) -> dict[str, Any] | None:
+    if type(d) is not dict or not set(map(type, d)) <= _STR or \
+            not set(map(type, d.values())) <= {int}:
+        return None
+    return {k: d[k] for k in sorted(d)}
+
+
+def _bool_map(d: Any) -> dict[str, Any] | None:
+    if type(d) is not dict or not set(map(type, d)) <= _STR or \
+            not set(map(type, d.values())) <= {bool}:
+        return None
+    return {k: d[k] for k in sorted(d)}
+
+
+def _str_list(v: Any) -> list[str] | None:
+    return list(v) if type(v) is list and _strs(v) else None
+
+
+def _str_set(v: Any) -> list[str] | None:
+    """A set of str in the codec's order: by each element's canonical bytes."""
+    if type(v) is not set or not _strs(v):
+        return None
+    return sorted(v, key=canonical.pack_normal)
+
+
+def _lists_map(d: Any) -> dict[str, list[str]] | None:
+    if type(d) is not dict or not _strs(d) or any(
+            type(x) is not list or not _strs(x) for x in d.values()):
+        return None
+    return {k: list(d[k]) for k in sorted(d)}
+
+
+def _combat_normal(c: Any) -> dict[str, Any] | None:
+    if type(c) is not Combat:
+        return None
+    alloc = []
+    for a in c.alloc:
+        if (type(a) is not Allocation or type(a.target) is not str or type(a.kind) is not str
+                or type(a.amount) is not tuple or len(a.amount) != 2
+                or type(a.amount[0]) is not int or type(a.amount[1]) is not int):
+            return None
+        alloc.append({"amount": [a.amount[0], a.amount[1]],
+                      "kind": a.kind, "target": a.target})
+    checked, support = _str_list(c.checked), _str_list(c.support)
+    if (type(c.alloc) is not list or checked is None or support is None
+            or type(c.hex) is not str or type(c.hq) is not str):
+        return None
+    return {"alloc": alloc, "checked": checked, "hex": c.hex, "hq": c.hq, "support": support}
+
+
+def position_normal(pos: Position) -> dict[str, Any] | None:
+    """The position's canonical form (``canonical.normalize(codec.to_data(pos))``: maps in
+    key order, sets in the order of their elements' canonical bytes, an amount pair as
+    ``[numerator, denominator]``), made here where every field holds exactly its declared
+    type; None for anything else, which the codec then writes, or refuses, as before."""
+    if type(pos) is not Position:
+        return None
+    out: dict[str, Any] = {}
+    for name in ("turn", "impulse_mp", "impulse_left_before", "seq"):
+        if type(getattr(pos, name)) is not int:
+            return None
+    for name in ("phasing", "weather", "setup_side", "flieger", "passing"):
+        if type(getattr(pos, name)) is not str:
+            return None
+    if type(pos.vl_released) is not bool or type(pos.vl_avoid) is not bool:
+        return None
+    units: dict[str, Any] = {}
+    if type(pos.units) is not dict or not _strs(pos.units):
+        return None
+    for uid in sorted(pos.units):
+        u = pos.units[uid]
+        if type(u) is not U:
+            return None
+        values = _U_GET(u)
+        if tuple(map(type, values)) != _U_KINDS:
+            return None
+        one = dict(zip(_U_NAMES, values, strict=True))
+        if u.marks:  # most units' are empty
+            marks = _str_set(u.marks)
+            if marks is None:
+                return None
+            one["marks"] = marks
+        else:
+            one["marks"] = []
+        units[uid] = one
+    bunkers, schedule = pos.bunkers, pos.schedule
+    if type(bunkers) is not list or any(
+            type(b) is not Bunker or type(b.hex) is not str or type(b.strength) is not int
+            for b in bunkers):
+        return None
+    if type(schedule) is not list or any(
+            type(a) is not Arrival or type(a.turn) is not int or type(a.uid) is not str
+            or type(a.area) is not str for a in schedule):
+        return None
+    combat = None if pos.combat is None else _combat_normal(pos.combat)
+    plans = [_combat_normal(c) for c in pos.plans] if type(pos.plans) is list else [None]
+    if (pos.combat is not None and combat is None) or None in plans:
+        return None
+    bar: dict[str, Any] | None = None
+    if pos.bar is not None:
+        b = pos.bar
+        loss, bunits = _int_map(b.loss) if type(b) is Barrage else None, _str_list(b.units)
+        if loss is None or bunits is None or type(b.hex) is not str:
+            return None
+        bar = {"hex": b.hex, "loss": loss, "units": bunits}
+    phase: dict[str, Any] = {}
+    if type(pos.barrage_phase) is not dict or not _strs(pos.barrage_phase):
+        return None
+    for k in sorted(pos.barrage_phase):
+        p = pos.barrage_phase[k]
+        if type(p) is not PhaseLoss or type(p.lost) is not int or type(p.start) is not int:
+            return None
+        phase[k] = {"lost": p.lost, "start": p.start}
+    final: dict[str, Any] | None = None
+    if pos.final is not None:
+        f = pos.final
+        score = _int_map(f.score) if type(f) is Final else None
+        held = f.held if score is not None else None
+        if held is None or type(held) is not dict or not _strs(held) or not _strs(
+                held.values()):
+            return None
+        final = {"held": {k: held[k] for k in sorted(held)}, "score": score}
+    maps = {name: _int_map(getattr(pos, name)) for name in (
+        "mps", "impulses", "supply", "repl", "rail_used", "counts", "losses")}
+    sets = {name: _str_set(getattr(pos, name)) for name in (
+        "bridges", "builders", "garrisons", "paid")}
+    lists = {name: _str_list(getattr(pos, name)) for name in (
+        "combat_hexes", "setup_raster")}
+    repaired = _bool_map(pos.repaired)
+    assaults, advance = _lists_map(pos.assaults), _lists_map(pos.advance)
+    if (None in maps.values() or None in sets.values() or None in lists.values()
+            or repaired is None or assaults is None or advance is None):
+        return None
+    out.update(maps)
+    out.update(sets)
+    out.update(lists)
+    out.update(
+        turn=pos.turn, phasing=pos.phasing, impulse_mp=pos.impulse_mp,
+        impulse_left_before=pos.impulse_left_before, weather=pos.weather,
+        repaired=repaired, vl_released=pos.vl_released, vl_avoid=pos.vl_avoid,
+        bunkers=[{"hex": b.hex, "strength": b.strength} for b in bunkers],
+        units=units, schedule=[{"area": a.area, "turn": a.turn, "uid": a.uid}
+                               for a in schedule],
+        assaults=assaults, combat=combat, plans=plans, bar=bar, barrage_phase=phase,
+        advance=advance, setup_side=pos.setup_side, flieger=pos.flieger,
+        passing=pos.passing, seq=pos.seq, final=final)
+    return {k: out[k] for k in sorted(out)}

@@ -14,12 +14,16 @@ The stack of a game in progress reads, bottom to top: ``game`` (turn after turn,
 end of the game), ``turn`` (a :class:`Turn` at one of its entries), ``impulses`` (one impulse
 after another while either side has movement points), ``impulse`` (an :class:`Impulse` at
 one of its entries), and the step at hand with whatever it queued.
+
+This module makes the steps of the game, the turn, the impulse and its combat; the steps
+outside an impulse's combat are made by :mod:`engines.white_death.phases` when a command
+first reaches one of them (``STEPS``, a :class:`~pbem.steps.LazyStepTable`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.white_death.assault import (
@@ -29,22 +33,23 @@ from engines.white_death.assault import (
     _open_combat,
     _resolve_next,
 )
-from engines.white_death.base import DieArgs, MoveArgs
+from engines.white_death.base import DieArgs
 from engines.white_death.combat import _fright_checks, _on_mc
-from engines.white_death.decisions import (
-    Advance,
-    AssaultFire,
-    BarrageChoice,
-    DefensiveFire,
-    ImpulseDecision,
-    Movement,
-    Setup,
-    Stage,
-    VLSupply,
-)
-from engines.white_death.supply import _on_airdrop, _supply_points, _vl_avoid_possible
+from engines.white_death.decisions import Advance, AssaultFire, DefensiveFire, Stage
+from engines.white_death.supply import _vl_avoid_possible
 from pbem.engine import Event
-from pbem.steps import Entry, Flow, Frame, NoArgs, Procedure, Roll, Sequence, step_table
+from pbem.steps import (
+    Entry,
+    Flow,
+    Frame,
+    LazyStepTable,
+    NoArgs,
+    Procedure,
+    Roll,
+    Sequence,
+    Step,
+    step_table,
+)
 
 if TYPE_CHECKING:
     from engines.white_death.state import WDState
@@ -126,58 +131,6 @@ class Game(WDProcedure):
         return []
 
 
-class TurnBegins(WDProcedure):
-    name, rule = "turn-begins", "Rule 5"
-
-    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        from engines.white_death.turns import _start_turn
-
-        flow.end()
-        return _start_turn(s)
-
-
-class Weather(WDRoll):
-    name, rule = "weather", "Rule 16"
-    Args = NoArgs
-    purpose_template = "weather for turn {turn}"
-    rule_field = hex_field = ""  # a roll of the turn's: the step's rule, no hex
-
-    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        from engines.white_death.turns import _on_weather
-
-        return _on_weather(s, roll)
-
-
-class Release(WDRoll):
-    name, rule = "release", "Rule 22"
-    Args = NoArgs
-    purpose_template = "Velikiye Luki garrison release on turn {turn}"
-    rule_field = hex_field = ""  # a roll of the turn's: the step's rule, no hex
-
-    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        from engines.white_death.turns import _on_release
-
-        return _on_release(s, roll)
-
-
-class Supply(WDProcedure):
-    """Rule 15: the turn's supply and replacement points; air drops into a cut-off
-    Velikiye Luki (15.D.1); the refitted tank brigade ready to return (Rule 18)."""
-
-    name, rule = "supply", "Rule 15"
-
-    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        flow.end()
-        return _supply_points(s)
-
-
-class Airdrop(WDRoll):
-    name, rule = "airdrop", "Rule 15.D.1"
-
-    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        return _on_airdrop(s, roll)
-
-
 class Turn(WDSequence):
     """Rule 5's turn, "Play By Telephone": the turn's dice and supply in the file of
     whoever ended the previous turn, the German's Velikiye Luki decision, then impulses."""
@@ -228,66 +181,6 @@ class Impulse(WDSequence):
     )
 
 
-class StartImpulse(WDProcedure):
-    """Rule 17: reinforcements due come ready to enter; the 7th Flieger Division roll
-    and the Soviet answer (17.F)."""
-
-    name, rule = "start-impulse", "Rule 17"
-
-    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        from engines.white_death.turns import _start_impulse
-
-        flow.end()
-        return _start_impulse(s)
-
-
-class Flieger(WDRoll):
-    name, rule = "flieger", "Rule 17.F"
-
-    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        from engines.white_death.reinforcements import _on_flieger
-
-        return _on_flieger(s, roll)
-
-
-class Answer(WDRoll):
-    name, rule = "answer", "Rule 17.F"
-
-    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        from engines.white_death.reinforcements import _on_answer
-
-        return _on_answer(s, args, roll)
-
-
-class FinishMove(WDProcedure):
-    name, rule = "finish-move", "Rule 3.A"
-    Args = MoveArgs
-
-    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        from engines.white_death.movement import _finish_move_after_fire
-
-        flow.end()
-        return _finish_move_after_fire(s, args)
-
-
-class Ice(WDRoll):
-    name, rule = "ice", "Rule 13"
-
-    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        from engines.white_death.movement import _on_ice
-
-        return _on_ice(s, args, roll)
-
-
-class Brandenburg(WDRoll):
-    name, rule = "brandenburg", "Rule 21.B"
-
-    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        from engines.white_death.movement import _on_brandenburg
-
-        return _on_brandenburg(s, args, roll)
-
-
 class Crt(WDRoll):
     """A fire on the Combat Results Table: conventional (Rule 9) or antitank (Rules 10,
     3.A), then the target's morale check."""
@@ -315,42 +208,6 @@ class AssaultCrt(Crt):
 
     name = "assault-crt"
     batch = "assault"
-
-
-class BarrageRoll(WDRoll):
-    name, rule = "barrage-roll", "Rule 11.B.2"
-    phase = "barrage"
-
-    def then(self, s: WDState, args: Any, roll: int) -> list[Event]:
-        from engines.white_death.artillery import _on_barrage
-
-        return _on_barrage(s, args, roll)
-
-
-class BarrageDone(WDProcedure):
-    """Rule 11.B.2.B: a barrage's losses are taken at once."""
-
-    name, rule = "barrage-done", "Rule 11.B.2.B"
-
-    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        from engines.white_death.artillery import _barrage_done
-
-        flow.end()
-        return _barrage_done(s)
-
-
-class BarrageEnd(WDProcedure):
-    """Rule 11.B.2.B: one morale check per unit on the barrage phase's total loss."""
-
-    name, rule = "barrage-end", "Rule 11.B.2.B"
-    phase = "barrage"
-
-    def act(self, s: WDState, args: Any, flow: Flow) -> list[Event]:
-        from engines.white_death.artillery import _barrage_morale
-
-        flow.end()
-        _barrage_morale(s)
-        return []
 
 
 class Combat(WDProcedure):
@@ -451,13 +308,26 @@ class EndImpulse(WDProcedure):
         return []
 
 
-STEPS = step_table(
-    Game(), Setup(), Turn(), TurnBegins(), Weather(), Release(), Supply(), Airdrop(),
-    VLSupply(), Impulses(), Impulse(), StartImpulse(), Flieger(), Answer(),
-    ImpulseDecision(), Movement(), FinishMove(), Ice(), Brandenburg(), Crt(), Morale(),
-    AssaultCrt(), Resolve(),
-    BarrageChoice(), BarrageRoll(), BarrageDone(), BarrageEnd(), Combat(), FirePhase(),
-    DefensiveFire(), AssaultFire(), Fright(), AssaultDone(), Advance(), EndImpulse())
+HERE = step_table(
+    Game(), Turn(), Impulses(), Impulse(), Crt(), Morale(), AssaultCrt(), Resolve(), Combat(),
+    FirePhase(), DefensiveFire(), AssaultFire(), Fright(), AssaultDone(), Advance(),
+    EndImpulse())
+
+#: the steps outside an impulse's combat, made by :mod:`engines.white_death.phases` with
+#: the first of them asked for: the turn's start, an impulse's start and movement,
+#: barrages, the campaign's setup.  A command at a combat step (a fire, an advance: the
+#: Combat Phase's decisions and dice) makes none of their classes (issue 35)
+ELSEWHERE = dict.fromkeys((
+    "setup", "turn-begins", "weather", "release", "supply", "airdrop", "vl-supply",
+    "start-impulse", "flieger", "answer", "impulse-decision", "movement", "finish-move",
+    "ice", "brandenburg", "barrage", "barrage-roll", "barrage-done", "barrage-end"), "phases")
+
+#: every step by name: "game", then ELSEWHERE's, then the rest of HERE's; the decisions
+#: keep the order they had when all were made at once (setup, vl-supply,
+#: impulse-decision, movement, barrage, defensive-fire, assault-fire, advance), the
+#: order a refusal asks them in (decisions.WDChoice.not_now)
+STEPS: Mapping[str, Step[Any]] = LazyStepTable(HERE, ELSEWHERE, "engines.white_death",
+                                               before=("game",))
 
 
 def frames_for(step: str) -> list[Frame]:

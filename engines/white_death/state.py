@@ -58,10 +58,17 @@ from engines.white_death.data import (
     UnitType,
 )
 from engines.white_death.notation import parse
-from engines.white_death.position import Position, U, check_amounts, position_from_data
+from engines.white_death.position import (
+    Position,
+    U,
+    check_amounts,
+    position_from_data,
+    position_normal,
+)
 from engines.white_death.supply import ezoc, zoc_mark
 from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
+from pbem import canonical
 from pbem.engine import Action, Decision, Engine, Result, State
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
@@ -73,6 +80,19 @@ if TYPE_CHECKING:
 
 # the names other modules and the tests import from here
 __all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
+
+
+#: not empty once this process has written a position by hand (WDState.normal_body), or
+#: will write many (:func:`writing_many`)
+_HAND_WRITTEN: list[bool] = []
+
+
+def writing_many() -> None:
+    """This process plays or replays a game from its start (a new game, an audit, a
+    replay, selfplay), writing position after position: the codec's writers, which keep
+    the units' bytes from one to the next, from the first (WDState.normal_body)."""
+    if not _HAND_WRITTEN:
+        _HAND_WRITTEN.append(True)
 
 
 @runtime_checkable
@@ -87,7 +107,7 @@ class WDState(StepState[Position]):
     are the rule modules' functions (the dice and steps they queue go to the runtime,
     ``s.queue``)."""
 
-    steps: ClassVar[dict[str, Step[Any]]] = sequence.STEPS
+    steps: ClassVar[Mapping[str, Step[Any]]] = sequence.STEPS
     start = "game"
     #: its counters are its view's (view.counters): no unit off the map is named
     counters_off_map = False
@@ -166,6 +186,25 @@ class WDState(StepState[Position]):
             self.pos = pos
             self.restore_stack(body["stack"])
         check_amounts(self.pos)
+
+    def normal_body(self) -> bytes | None:
+        # the first position a process writes is written by hand (position_normal): a
+        # turn command writes one, and the codec's typed writer built its writers of the
+        # position's ten classes for it, 8.8 M instructions of a receive (issue 35); a
+        # process that writes many (an audit, a replay) has the codec build them at its
+        # second, and keep its units' bytes from one position to the next
+        if _HAND_WRITTEN:
+            return super().normal_body()
+        _HAND_WRITTEN.append(True)
+        normal = position_normal(self.pos)
+        if normal is None:
+            return super().normal_body()
+        try:
+            position = canonical.pack_normal(normal)
+            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+        except Exception:  # as the codec's: the generic way names what is wrong
+            return super().normal_body()
+        return canonical.pack_map([("position", position), ("stack", stack)])
 
     # ------------------------------------------------------------------ copying
 

@@ -3,6 +3,7 @@ setup API, the stack in every save, and saves of the 0.4, 0.6 and 0.7 shapes ref
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -14,6 +15,7 @@ from engines.white_death.state import WDState
 from pbem.errors import FormatError, MismatchError, UsageError
 from pbem.registry import get
 from pbem.setup import describe, setup
+from pbem.testing import fresh_run
 
 from .conftest import declare_assault, survive_defensive_fire
 from .positions import position, velikiye_luki_cut_off
@@ -26,6 +28,23 @@ def test_the_sequence_reads_as_the_book_prints_it() -> None:
         "Rule 17", "Rule 5", "Rule 6", "Rule 11.B", "Rule 11.B.2.B", "Rule 5", "Rule 5"]
     # every entry is a step of the table
     assert {e.step for e in (*Turn.entries, *Impulse.entries)} <= set(STEPS)
+
+
+def test_the_step_table_keeps_its_order_and_makes_the_phases_steps_when_asked() -> None:
+    # the decisions in the order a refusal asks them in (WDChoice.not_now), as when the
+    # table was made at once; a step outside the combat is made by phases.py
+    from pbem.steps import Choice
+
+    assert [n for n in STEPS if n in ("setup", "vl-supply", "impulse-decision", "movement",
+                                      "barrage", "defensive-fire", "assault-fire",
+                                      "advance")] == [
+        "setup", "vl-supply", "impulse-decision", "movement", "barrage", "defensive-fire",
+        "assault-fire", "advance"]
+    assert len(STEPS) == len(set(STEPS)) == 35
+    assert type(STEPS["movement"]).__module__ == "engines.white_death.phases"
+    assert type(STEPS["assault-fire"]).__module__ == "engines.white_death.decisions"
+    assert all(STEPS[n].name == n for n in STEPS)
+    assert sum(isinstance(STEPS[n], Choice) for n in STEPS) == 8
 
 
 def test_a_position_in_the_middle_of_a_fire_round_trips_through_setup() -> None:
@@ -135,3 +154,23 @@ def test_a_position_of_the_0_7_shape_is_refused_naming_the_field() -> None:
     units[uid]["spent"] = MP_TICKS
     restored = engine.restore(snap)
     assert isinstance(restored, WDState) and restored.pos.units[uid].spent == MP_TICKS
+
+
+_WHOLE = """
+import json
+from engines.white_death.sequence import STEPS
+from engines.white_death.state import WDState
+lazy = type(WDState.steps).__name__
+STEPS["movement"]  # makes phases.py's steps
+whole = WDState.steps
+print(json.dumps([lazy, type(whole).__name__, list(whole) == list(STEPS),
+                  all(whole[n] is STEPS[n] for n in STEPS)]))
+"""
+
+
+def test_the_table_is_a_plain_dict_once_every_step_is_made() -> None:
+    # the runtime looks a step up for every frame it runs: once phases.py has made its
+    # steps, the state's table is a plain dict of them all, in the same order
+    lazy, whole, same_order, same_steps = json.loads(fresh_run(_WHOLE)[-1])
+    assert lazy == "LazyStepTable" and whole == "dict"
+    assert same_order and same_steps

@@ -72,8 +72,9 @@ def test_a_decision_that_moves_nothing_loads_no_movement_module() -> None:
                                                    "engines.white_death.artillery")]
 
 
-#: what a fire decision has no use for: LAZY, and the turn's start and end
-FIRE_LAZY = (*LAZY, "engines.white_death.turns")
+#: what a fire decision has no use for: LAZY, the turn's start and end, and the steps
+#: outside an impulse's combat (their classes: about 2 M instructions to make)
+FIRE_LAZY = (*LAZY, "engines.white_death.turns", "engines.white_death.phases")
 
 _FIRE_NEW = """
 import json
@@ -96,7 +97,14 @@ side = state.current_player()
 legal = [a.notation() for a in state.legal_actions()]
 state.status_line(side)
 state.counters(side)
-print(json.dumps([state.phase, legal, sorted(m for m in {lazy!r} if m in sys.modules)]))
+from pbem.steps import Step
+def made(cls):
+    for sub in cls.__subclasses__():
+        if sub.__module__.startswith("engines.white_death"):
+            yield sub.__name__
+        yield from made(sub)
+print(json.dumps([state.phase, legal, sorted(m for m in {lazy!r} if m in sys.modules),
+                  sorted(set(made(Step)))]))
 """
 
 
@@ -104,7 +112,14 @@ def test_a_fire_decision_loads_no_movement_module_nor_the_turns_rules() -> None:
     # the purkayev fire decision of issue 35's measured turn commands: Rules 9-11.A's
     # fire reads neither the movement costs, the odds labels nor the turn's start and end
     snapshot = _run(_FIRE_NEW)[-1]
-    phase, legal, loaded = json.loads(_run(_FIRE.format(lazy=FIRE_LAZY), snapshot)[-1])
+    phase, legal, loaded, steps = json.loads(
+        _run(_FIRE.format(lazy=FIRE_LAZY), snapshot)[-1])
     assert phase in ("defense", "assault")
     assert any(a.startswith("fire ") for a in legal)
     assert loaded == []
+    # the step classes of the turn, the impulse and its combat, none of the movement's,
+    # the barrages' or the turn's start (sequence.ELSEWHERE)
+    assert {"Game", "Turn", "Impulse", "FirePhase", "Crt", "DefensiveFire",
+            "AssaultFire"} <= set(steps)
+    assert not {"Movement", "ImpulseDecision", "Weather", "Supply", "BarrageChoice",
+                "BarrageRoll", "Setup", "VLSupply", "StartImpulse"} & set(steps)
