@@ -137,7 +137,7 @@ def _type_hints(cls: type) -> dict[str, Any]:
 #: get_type_hints converts or strips: Optional, Annotated, ClassVar, ...) is theirs
 _UNRESOLVED: Any = object()
 _ALIASES = (types.GenericAlias, types.UnionType, typing._GenericAlias)  # type: ignore[attr-defined]
-_PUNCTUATION = frozenset("[],|.")
+_PUNCTUATION = "[],|."
 
 
 def _plain_hint(value: Any) -> bool:
@@ -156,19 +156,27 @@ def _resolved(text: str, module: dict[str, Any], local: Any) -> Any:
     """The value ``eval`` gives ``text`` as get_type_hints evaluates a class's annotation
     (names looked up in the module, then the class, then the builtins), for the plain
     forms only; ``_UNRESOLVED`` for anything else."""
-    tokens: list[str] = []
-    word = ""
-    for char in text:
-        if char in _PUNCTUATION or char == " ":
-            if word:
-                tokens.append(word)
-                word = ""
-            if char != " ":
-                tokens.append(char)
-        else:
-            word += char
-    if word:
-        tokens.append(word)
+    if text.isidentifier():
+        # a bare name (two annotations in three: ``int``, ``Side``): what the parse below
+        # gives it, without tokens or closures; a class's coder reads all its annotations
+        # at the first value coded, on every command (issue 35)
+        if text == "None":
+            return types.NoneType
+        try:
+            value = (module[text] if text in module
+                     else local[text] if text in local else getattr(builtins, text))
+        except (LookupError, AttributeError, TypeError):
+            return _UNRESOLVED
+        if value is Ellipsis or not _plain_hint(value):
+            return _UNRESOLVED
+        return types.NoneType if value is None else value
+    # the tokens a scan a character at a time made: each punctuation mark one, each run
+    # of other characters between them and spaces one, in C calls
+    spaced = text
+    for mark in _PUNCTUATION:
+        if mark in spaced:
+            spaced = spaced.replace(mark, f" {mark} ")
+    tokens = [token for token in spaced.split(" ") if token]
     at = 0
 
     def union() -> Any:
@@ -1124,19 +1132,27 @@ def _records_packer(record: Any, normal: _Normal) -> _Packer:
             inner = d + 1
             if plain and sets and inner + 1 >= canonical.MAX_DEPTH:
                 raise _Slow from None  # where the record's own builder refuses its sets
+            # the records not kept (each once), packed in one C pass: at a command's
+            # first digest that is every record (issue 35)
+            new: dict[tuple[Any, ...], Any] = {}
             for row, item in zip(values, records, strict=True):
-                if row not in kept:
-                    kept[row] = canonical.pack_normal(
-                        built(row) if plain else one(item, inner))
+                if row not in kept and row not in new:
+                    new[row] = item
+            if not plain:
+                normals = [one(item, inner) for item in new.values()]
+            elif set_places:
+                normals = list(map(built, new))
+            else:
+                normals = list(map(dict, map(zip, itertools.repeat(names), new)))
+            kept.update(zip(new, canonical.pack_each(normals), strict=True))
             packed = [kept[row] for row in values]
         try:
             names_packed = [keys[key] for key in order]
         except KeyError:
             if len(keys) + len(order) > RECORDS_KEPT:
                 keys.clear()
-            for key in order:
-                if key not in keys:
-                    keys[key] = canonical.pack_normal(key)
+            fresh = [key for key in order if key not in keys]
+            keys.update(zip(fresh, canonical.pack_each(fresh), strict=True))
             names_packed = [keys[key] for key in order]
         return canonical.map_header(len(order)) + b"".join(
             itertools.chain.from_iterable(zip(names_packed, packed, strict=True)))
