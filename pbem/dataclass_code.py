@@ -54,12 +54,14 @@ PREFIXES: tuple[str, ...] = ("pbem.", "engines.")
 #: an entry's key: the source text dataclasses wrote (its ``exec``), or a method's shape
 #: (:func:`_process_class`: the method's name and what of the class its text depends on)
 Key = str | tuple[Any, ...]
-#: an entry: the code of a source text, or a shape's record (the methods' names and the
-#: code of each one's __create_fn__, in the order dataclasses made them)
+#: an entry: the code of a source text, or a shape's record (the methods' names and, in
+#: the order dataclasses made them, the code of the __init__'s __create_fn__ and of each
+#: other method itself: that one's __create_fn__ only closes the method over nothing,
+#: or over the class and FrozenInstanceError, which :func:`_apply` does directly)
 Record = tuple[tuple[str, ...], tuple[CodeType, ...]]
 Entry = CodeType | Record
 #: the file starts with this: code from another interpreter build is never loaded
-HEADER = b"pbem-dataclass-code 2\0" + sys.version.encode() + b"\0"
+HEADER = b"pbem-dataclass-code 3\0" + sys.version.encode() + b"\0"
 SUFFIX = ".dataclasses"
 
 #: by module name: the entries its file held; those this process used; the modules that
@@ -205,14 +207,15 @@ _plain_process: Any = None
 _heads: dict[str, tuple[str | None, str] | tuple[()]] = {}
 _dc: Any = dataclasses
 _KW = 3  # the KW_ONLY marker: no field
-#: the methods a record may hold, and what their __create_fn__ takes: the frozen ones
-#: (cls, FrozenInstanceError); __init__ the values _init_fn passes; the rest nothing
+#: the methods a record may hold: __init__'s __create_fn__ takes the values _init_fn
+#: passes; the frozen ones close over (cls, FrozenInstanceError), the rest over nothing
 _METHODS = frozenset(("__init__", "__repr__", "__eq__", "__lt__", "__le__", "__gt__",
                       "__ge__", "__setattr__", "__delattr__", "__hash__"))
 _FROZEN = ("__setattr__", "__delattr__")
+_FROZEN_CELLS = frozenset(("cls", "FrozenInstanceError"))
 #: _methods' answers, by the decorator's arguments and whether a __hash__ is added
 _made_methods: dict[tuple[tuple[bool, ...], bool],
-                    tuple[tuple[str, ...], tuple[int, ...]]] = {}
+                    tuple[tuple[str, ...], tuple[frozenset[str], ...]]] = {}
 _ARGCOUNT = operator.attrgetter("co_argcount")
 
 
@@ -252,8 +255,14 @@ def _kind(annotation: str, cls: type, ns: dict[str, Any], typing: Any) -> int:
 
 
 def _record(captured: list[CodeType]) -> Record | None:
-    """(the methods' names, the code of each one's __create_fn__) of the module codes
-    dataclasses ran for a class, in its order."""
+    """(the methods' names, the code of the __init__'s __create_fn__ and of each other
+    method) of the module codes dataclasses ran for a class, in its order.
+
+    Only the __init__'s __create_fn__ does work worth its code: it makes the __init__'s
+    defaults, keyword defaults, annotations and closure from the values passed; the
+    others' only close their method over what they are given.  Keeping the method alone
+    makes the file a fifth smaller (Backhand Blow's act reads 169 KB of it, issue 35)
+    and saves calling one function a method."""
     names = []
     codes = []
     for code in captured:
@@ -262,15 +271,15 @@ def _record(captured: list[CodeType]) -> Record | None:
         if len(outer) != 1 or len(inner) != 1 or inner[0].co_name not in _METHODS:
             return None
         names.append(inner[0].co_name)
-        codes.append(outer[0])
+        codes.append(outer[0] if inner[0].co_name == "__init__" else inner[0])
     return tuple(names), tuple(codes)
 
 
 def _methods(params: tuple[bool, ...], hash_add: bool
-             ) -> tuple[tuple[str, ...], tuple[int, ...]]:
+             ) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]]:
     """The methods dataclasses makes (and so a fitting record holds), in its order, and
-    how many arguments each's __create_fn__ takes but the __init__'s (the frozen ones
-    two, the rest none)."""
+    the names each but the __init__ may close over (the frozen ones the class and
+    FrozenInstanceError, the rest none)."""
     init, repr_, eq, order, _, frozen = params[:6]
     names = ["__init__"] if init else []
     names += ["__repr__"] if repr_ else []
@@ -278,8 +287,9 @@ def _methods(params: tuple[bool, ...], hash_add: bool
     names += ["__lt__", "__le__", "__gt__", "__ge__"] if order else []
     names += ["__setattr__", "__delattr__"] if frozen else []
     names += ["__hash__"] if hash_add else []
-    counts = tuple(2 if name in _FROZEN else 0 for name in names if name != "__init__")
-    _made_methods[params, hash_add] = made = (tuple(names), counts)
+    cells = tuple(_FROZEN_CELLS if name in _FROZEN else frozenset()
+                  for name in names if name != "__init__")
+    _made_methods[params, hash_add] = made = (tuple(names), cells)
     return made
 
 
@@ -520,15 +530,22 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
                     seen_default = True
                 elif seen_default and init:
                     return None
-    # the record holds the methods dataclasses makes for these arguments, each taking
-    # what it is given (else it is not one _record made: a file damaged)
+    # the record holds the methods dataclasses makes for these arguments, the __init__'s
+    # __create_fn__ taking what it is given, each other method closing over no more than
+    # it is given (else it is not one _record made: a file damaged)
     hash_add = hash_action is dc._hash_add
-    expected, counts = _made_methods.get((params, hash_add)) or _methods(params, hash_add)
+    expected, cells = _made_methods.get((params, hash_add)) or _methods(params, hash_add)
     try:
         names, codes = record
-        if names != expected or tuple(map(_ARGCOUNT, codes)) != (
-                (len(types) + len(defaults) + 4, *counts) if init else counts):
+        if names != expected or len(codes) != len(names):
             return None
+        if init and (_ARGCOUNT(codes[0]) != len(types) + len(defaults) + 4
+                     or codes[0].co_name != "__create_fn__" or codes[0].co_freevars):
+            return None
+        for code, name, allowed in zip(codes[init:], names[init:], cells, strict=True):
+            if (type(code) is not CodeType or code.co_name != name
+                    or not allowed.issuperset(code.co_freevars)):
+                return None
     except (TypeError, ValueError, AttributeError):
         return None
 
@@ -551,9 +568,12 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
             fn = FunctionType(code, ns)(*types, MISSING, dc._HAS_DEFAULT_FACTORY, object,
                                         *defaults, None)
         elif name in _FROZEN:
-            fn = FunctionType(code, ns)(cls, dc.FrozenInstanceError)
+            # the cells in the order the code names them, as its __create_fn__ makes them
+            fn = FunctionType(code, ns, None, None, tuple(
+                CellType(cls if free == "cls" else dc.FrozenInstanceError)
+                for free in code.co_freevars))
         else:
-            fn = FunctionType(code, ns)()
+            fn = FunctionType(code, ns)
             if name == "__repr__":
                 fn = _recursive_repr(fn)
             elif name == "__hash__":
