@@ -33,7 +33,6 @@ import contextlib
 import dataclasses
 import functools
 import marshal
-import operator
 import os
 import re
 import sys
@@ -61,7 +60,7 @@ Key = str | tuple[Any, ...]
 Record = tuple[tuple[str, ...], tuple[CodeType, ...]]
 Entry = CodeType | Record
 #: the file starts with this: code from another interpreter build is never loaded
-HEADER = b"pbem-dataclass-code 3\0" + sys.version.encode() + b"\0"
+HEADER = b"pbem-dataclass-code 4\0" + sys.version.encode() + b"\0"
 SUFFIX = ".dataclasses"
 
 #: by module name: the entries its file held; those this process used; the modules that
@@ -216,7 +215,6 @@ _FROZEN_CELLS = frozenset(("cls", "FrozenInstanceError"))
 #: _methods' answers, by the decorator's arguments and whether a __hash__ is added
 _made_methods: dict[tuple[tuple[bool, ...], bool],
                     tuple[tuple[str, ...], tuple[frozenset[str], ...]]] = {}
-_ARGCOUNT = operator.attrgetter("co_argcount")
 
 
 def _head(annotation: str) -> tuple[str | None, str] | tuple[()]:
@@ -271,7 +269,7 @@ def _record(captured: list[CodeType]) -> Record | None:
         if len(outer) != 1 or len(inner) != 1 or inner[0].co_name not in _METHODS:
             return None
         names.append(inner[0].co_name)
-        codes.append(outer[0] if inner[0].co_name == "__init__" else inner[0])
+        codes.append(inner[0])
     return tuple(names), tuple(codes)
 
 
@@ -393,8 +391,6 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
     new_field, empty = Field.__new__, _dc._EMPTY_METADATA
     init = params[0]
     alone = not has_dataclass_bases
-    types: list[Any] = []
-    defaults: list[Any] = []
     std_names: list[str] = []
     seen_default = False
     specs = []
@@ -436,18 +432,12 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
                 f.type = annotation
                 f._field_type = kinds[kind]
                 fields[name] = f
-                if alone and kind != 1:
-                    types.append(annotation)
-                    if factory is not MISSING:
-                        defaults.append(factory)
-                    elif value is not MISSING and (f.init or slots):
-                        defaults.append(value)
-                    if f.init and not f.kw_only:
-                        std_names.append(name)
-                        if not (value is MISSING and factory is MISSING):
-                            seen_default = True
-                        elif seen_default and init:
-                            return None
+                if alone and kind != 1 and f.init and not f.kw_only:
+                    std_names.append(name)
+                    if not (value is MISSING and factory is MISSING):
+                        seen_default = True
+                    elif seen_default and init:
+                        return None
                 continue
             if isinstance(default, MemberDescriptorType):
                 default = MISSING
@@ -468,9 +458,7 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
         f._field_type = kinds[kind]
         fields[name] = f
         if alone and kind != 1:
-            types.append(annotation)
             if default is not MISSING:
-                defaults.append(default)
                 if not kw_only:
                     std_names.append(name)
                     seen_default = True
@@ -494,8 +482,8 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
     has_post_init = "__post_init__" in own or (
         (type(cls) is not type or len(cls.__mro__) != 2) and hasattr(cls, "__post_init__"))
     key = (params, has_explicit_hash, has_post_init, *shape.values())
-    return module, cached, key, (ns, fields, (types, defaults, std_names) if alone
-                                 else None, specs, hash_action)
+    return module, cached, key, (ns, fields, std_names if alone else None,
+                                 specs, hash_action)
 
 
 def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
@@ -507,45 +495,51 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
     ns, fields, made_init, specs, hash_action = found
     dc = _dc
     Field, MISSING = dc.Field, dc.MISSING
-    if made_init is not None:
-        types, defaults, std_names = made_init
-    else:
-        # a dataclass base's fields first: what _init_fn passes its __create_fn__, and
-        # its check of the fields' order, over them all
-        classvar = dc._FIELD_CLASSVAR
-        types, defaults, std_names = [], [], []
+    # the __init__'s parameters as _init_fn writes them (the fields in init, those not
+    # keyword-only first), with what its __create_fn__ gives the function: each one's
+    # annotation and default, and its check of the fields' order
+    classvar, marker = dc._FIELD_CLASSVAR, dc._HAS_DEFAULT_FACTORY
+    std_types: dict[str, Any] = {}
+    kw_types: dict[str, Any] = {}
+    std_defaults: list[Any] = []
+    kw_defaults: dict[str, Any] = {}
+    if init or made_init is None:
         seen_default = False
         for f in fields.values():
-            if f._field_type is classvar:
+            if f._field_type is classvar or not f.init:
                 continue
-            types.append(f.type)
-            factory, default = f.default_factory, f.default
-            if factory is not MISSING:
-                defaults.append(factory)
-            elif default is not MISSING and (f.init or slots):
-                defaults.append(default)
-            if f.init and not f.kw_only:
-                std_names.append(f.name)
-                if not (default is MISSING and factory is MISSING):
+            name, default = f.name, f.default
+            if default is MISSING and f.default_factory is not MISSING:
+                default = marker
+            if f.kw_only:
+                kw_types[name] = f.type
+                if default is not MISSING:
+                    kw_defaults[name] = default
+            else:
+                std_types[name] = f.type
+                if default is not MISSING:
+                    std_defaults.append(default)
                     seen_default = True
                 elif seen_default and init:
                     return None
-    # the record holds the methods dataclasses makes for these arguments, the __init__'s
-    # __create_fn__ taking what it is given, each other method closing over no more than
-    # it is given (else it is not one _record made: a file damaged)
+    std_names = list(std_types) if made_init is None else made_init
+    # the record holds the methods dataclasses makes for these arguments, each closing
+    # over no more than its __create_fn__ gives it, the __init__ taking these parameters
+    # (else it is not one _record made: a file damaged)
     hash_add = hash_action is dc._hash_add
     expected, cells = _made_methods.get((params, hash_add)) or _methods(params, hash_add)
     try:
         names, codes = record
         if names != expected or len(codes) != len(names):
             return None
-        if init and (_ARGCOUNT(codes[0]) != len(types) + len(defaults) + 4
-                     or codes[0].co_name != "__create_fn__" or codes[0].co_freevars):
-            return None
         for code, name, allowed in zip(codes[init:], names[init:], cells, strict=True):
             if (type(code) is not CodeType or code.co_name != name
                     or not allowed.issuperset(code.co_freevars)):
                 return None
+        made_init_fn: Any = _init(codes[0], ns, fields, std_types, kw_types,
+                                  std_defaults, kw_defaults) if init else None
+        if init and made_init_fn is None:
+            return None
     except (TypeError, ValueError, AttributeError):
         return None
 
@@ -565,13 +559,12 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
     qualname = cls.__qualname__
     for name, code in zip(names, codes, strict=True):
         if name == "__init__":
-            fn = FunctionType(code, ns)(*types, MISSING, dc._HAS_DEFAULT_FACTORY, object,
-                                        *defaults, None)
+            fn = made_init_fn
         elif name in _FROZEN:
             # the cells in the order the code names them, as its __create_fn__ makes them
             fn = FunctionType(code, ns, None, None, tuple(
                 CellType(cls if free == "cls" else dc.FrozenInstanceError)
-                for free in code.co_freevars))
+                for free in code.co_freevars) or None)
         else:
             fn = FunctionType(code, ns)
             if name == "__repr__":
@@ -598,6 +591,42 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
         cls = dc._add_slots(cls, frozen, weakref_slot)
     abc.update_abstractmethods(cls)
     return cls
+
+
+def _init(code: Any, ns: dict[str, Any], fields: dict[str, Any],
+          std_types: dict[str, Any], kw_types: dict[str, Any], std_defaults: list[Any],
+          kw_defaults: dict[str, Any]) -> Any:
+    """The __init__ its __create_fn__ makes (Python 3.11's ``_init_fn``): the kept code
+    with the parameters' defaults and keyword defaults, their annotations (then the
+    return's, None) and a cell for each value the code closes over, a field's default or
+    default factory (``_dflt_NAME``) or one of the three _init_fn always passes; None for
+    code that takes other parameters or closes over anything else (a file damaged)."""
+    if (type(code) is not CodeType or code.co_name != "__init__"
+            or code.co_argcount != len(std_types) + 1
+            or code.co_kwonlyargcount != len(kw_types)):
+        return None
+    MISSING, classvar = _dc.MISSING, _dc._FIELD_CLASSVAR
+    closure = []
+    for free in code.co_freevars:
+        if free.startswith("_dflt_"):
+            f = fields.get(free[6:])
+            if f is None or f._field_type is classvar:
+                return None
+            factory = f.default_factory
+            closure.append(CellType(f.default if factory is MISSING else factory))
+        elif free == "_HAS_DEFAULT_FACTORY":
+            closure.append(CellType(_dc._HAS_DEFAULT_FACTORY))
+        elif free == "__dataclass_builtins_object__":
+            closure.append(CellType(object))
+        elif free == "MISSING":
+            closure.append(CellType(MISSING))
+        else:
+            return None
+    fn = FunctionType(code, ns, None, tuple(std_defaults) or None, tuple(closure) or None)
+    if kw_defaults:
+        fn.__kwdefaults__ = kw_defaults
+    fn.__annotations__ = {**std_types, **kw_types, "return": None}
+    return fn
 
 
 def _recursive_repr(fn: Any) -> Any:

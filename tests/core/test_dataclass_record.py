@@ -79,10 +79,13 @@ def function(fn, made):
             cells.append(token(content))
     return {"name": fn.__name__, "qualname": fn.__qualname__, "module": fn.__module__,
             "doc": fn.__doc__, "code": code(fn.__code__),
-            "defaults": [token(d) for d in fn.__defaults__ or ()],
-            "kwdefaults": {k: token(v) for k, v in (fn.__kwdefaults__ or {}).items()},
-            "annotations": {k: token(v) for k, v in fn.__annotations__.items()},
-            "closure": cells, "globals": fn.__globals__.get("__name__"),
+            # None and an empty one told apart, and each in its order: the record path
+            # makes the __init__'s and the frozen methods' from their kept code directly
+            "defaults": fn.__defaults__ and [token(d) for d in fn.__defaults__],
+            "kwdefaults": fn.__kwdefaults__ and [
+                [k, token(v)] for k, v in fn.__kwdefaults__.items()],
+            "annotations": [[k, token(v)] for k, v in fn.__annotations__.items()],
+            "closure": fn.__closure__ and cells, "globals": fn.__globals__.get("__name__"),
             "dict": {k: function(v, made) if made_here(v) else token(v)
                      for k, v in fn.__dict__.items()}}
 
