@@ -15,7 +15,8 @@ namespaces.  On Python 3.11 a class of these modules is made from a record inste
 (issue 35: writing the methods' text out again to find their code, and the rest of
 dataclasses' steps, cost 0.52 M instructions a class of six fields): the code
 dataclasses compiled for a class of the same shape (the decorator's arguments and every
-field's name, kind and flags), run with the values dataclasses passes it; anything else
+field's name, kind and flags), each method made from its code with the defaults,
+annotations and closure its ``__create_fn__`` would give it; anything else
 is made by dataclasses itself (:func:`_process_class`).  A file written by another Python
 build, unreadable or damaged is ignored and replaced (a record that does not fit its
 class is not used); a folder that cannot be written (or ``PYTHONDONTWRITEBYTECODE``) only
@@ -303,8 +304,9 @@ def _process_class(cls: type, init: Any, repr: Any, eq: Any, order: Any,
     in dataclasses' order, whether the class has an explicit ``__hash__`` and a
     ``__post_init__``.  The record is the code of each method dataclasses made for it,
     in its order; a class is made from it with the same steps and values dataclasses
-    uses (the fields found as it finds them, each method's ``__create_fn__`` called with
-    what it passes), without writing out and looking up the methods' text.  A shape not
+    uses (the fields found as it finds them, each method given what its
+    ``__create_fn__`` would give it), without writing out and looking up the methods'
+    text.  A shape not
     kept, and anything else (an error dataclasses would raise, an argument not a bool,
     an annotation not a string, a module not kept), goes to dataclasses' own, which
     changes nothing it would not; a new shape's record is kept for the next process."""
@@ -386,12 +388,16 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
     # the Field objects, as _get_field makes them (one the class body gave is changed as
     # dataclasses changes it: a class refused below is then made by dataclasses, which
     # sets the same values on it again); with no dataclass base, in the same pass, what
-    # _init_fn passes its __create_fn__ and its check of the fields' order
+    # the __init__ takes (:func:`_apply`) and _init_fn's check of the fields' order
     kinds = (_dc._FIELD, _dc._FIELD_CLASSVAR, _dc._FIELD_INITVAR)
     new_field, empty = Field.__new__, _dc._EMPTY_METADATA
     init = params[0]
     alone = not has_dataclass_bases
-    std_names: list[str] = []
+    marker = _dc._HAS_DEFAULT_FACTORY
+    std_types: dict[str, Any] = {}
+    kw_types: dict[str, Any] = {}
+    std_defaults: list[Any] = []
+    kw_defaults: dict[str, Any] = {}
     seen_default = False
     specs = []
     heads = _heads
@@ -432,12 +438,20 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
                 f.type = annotation
                 f._field_type = kinds[kind]
                 fields[name] = f
-                if alone and kind != 1 and f.init and not f.kw_only:
-                    std_names.append(name)
-                    if not (value is MISSING and factory is MISSING):
-                        seen_default = True
-                    elif seen_default and init:
-                        return None
+                if alone and kind != 1 and f.init:
+                    if value is MISSING and factory is not MISSING:
+                        value = marker
+                    if f.kw_only:
+                        kw_types[name] = annotation
+                        if value is not MISSING:
+                            kw_defaults[name] = value
+                    else:
+                        std_types[name] = annotation
+                        if value is not MISSING:
+                            std_defaults.append(value)
+                            seen_default = True
+                        elif seen_default and init:
+                            return None
                 continue
             if isinstance(default, MemberDescriptorType):
                 default = MISSING
@@ -458,13 +472,16 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
         f._field_type = kinds[kind]
         fields[name] = f
         if alone and kind != 1:
-            if default is not MISSING:
-                if not kw_only:
-                    std_names.append(name)
+            if kw_only:
+                kw_types[name] = annotation
+                if default is not MISSING:
+                    kw_defaults[name] = default
+            else:
+                std_types[name] = annotation
+                if default is not MISSING:
+                    std_defaults.append(default)
                     seen_default = True
-            elif not kw_only:
-                std_names.append(name)
-                if seen_default and init:
+                elif seen_default and init:
                     return None
     for name, value in own.items():
         if type(value) not in _NOT_FIELD and isinstance(value, Field) and (
@@ -482,8 +499,9 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
     has_post_init = "__post_init__" in own or (
         (type(cls) is not type or len(cls.__mro__) != 2) and hasattr(cls, "__post_init__"))
     key = (params, has_explicit_hash, has_post_init, *shape.values())
-    return module, cached, key, (ns, fields, std_names if alone else None,
-                                 specs, hash_action)
+    return module, cached, key, (ns, fields, (
+        std_types, kw_types, std_defaults, kw_defaults) if alone else None, specs,
+        hash_action)
 
 
 def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
@@ -497,13 +515,13 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
     Field, MISSING = dc.Field, dc.MISSING
     # the __init__'s parameters as _init_fn writes them (the fields in init, those not
     # keyword-only first), with what its __create_fn__ gives the function: each one's
-    # annotation and default, and its check of the fields' order
-    classvar, marker = dc._FIELD_CLASSVAR, dc._HAS_DEFAULT_FACTORY
-    std_types: dict[str, Any] = {}
-    kw_types: dict[str, Any] = {}
-    std_defaults: list[Any] = []
-    kw_defaults: dict[str, Any] = {}
-    if init or made_init is None:
+    # annotation and default, and its check of the fields' order (_shape's, for a class
+    # with no dataclass base)
+    if made_init is not None:
+        std_types, kw_types, std_defaults, kw_defaults = made_init
+    else:
+        classvar, marker = dc._FIELD_CLASSVAR, dc._HAS_DEFAULT_FACTORY
+        std_types, kw_types, std_defaults, kw_defaults = {}, {}, [], {}
         seen_default = False
         for f in fields.values():
             if f._field_type is classvar or not f.init:
@@ -522,7 +540,6 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
                     seen_default = True
                 elif seen_default and init:
                     return None
-    std_names = list(std_types) if made_init is None else made_init
     # the record holds the methods dataclasses makes for these arguments, each closing
     # over no more than its __create_fn__ gives it, the __init__ taking these parameters
     # (else it is not one _record made: a file damaged)
@@ -586,7 +603,7 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
             text_sig = ""
         cls.__doc__ = cls.__name__ + text_sig
     if match_args and "__match_args__" not in own:
-        setattr(cls, "__match_args__", tuple(std_names))  # noqa: B010 (mypy: read-only)
+        setattr(cls, "__match_args__", tuple(std_types))  # noqa: B010 (mypy: read-only)
     if slots:
         cls = dc._add_slots(cls, frozen, weakref_slot)
     abc.update_abstractmethods(cls)
