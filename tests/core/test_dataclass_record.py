@@ -559,6 +559,37 @@ def test_a_record_keeps_each_method_alone(features: Path) -> None:
                 if name == "__init__" else set()), (name, code.co_freevars)
 
 
+def test_a_field_without_an_annotation_is_refused_as_dataclasses_refuses_it(
+        tmp_path: Path) -> None:
+    """A field(...) in a kept module's class body with no annotation: the class is left
+    to dataclasses, which raises its own error, in every process (nothing kept)."""
+    pkg = tmp_path / "probe_bare"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "mod.py").write_text(textwrap.dedent('''
+        from __future__ import annotations
+        from dataclasses import dataclass, field
+
+
+        @dataclass
+        class Loose:
+            a: int = 0
+            x = field(default=1)
+        '''))
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); from pbem import dataclass_code\n"
+             "dataclass_code.keep('probe_bare')\n"
+             "try:\n    import probe_bare.mod\n"
+             "except TypeError as exc:\n    print(exc, dataclass_code.made)\n")
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", probe, str(tmp_path)], env=env,
+                              capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert done.stdout.strip() == ("'x' is a field but has no type annotation "
+                                       "{'kept': 0, 'new': 0, 'plain': 1}")
+
+
 def test_a_record_that_does_not_fit_is_not_used(features: Path) -> None:
     """Each record swapped for another class's: a record whose methods do not fit the
     class (its __init__ takes other arguments) goes to dataclasses, which makes the
