@@ -28,7 +28,7 @@ import msgpack
 
 from engines.hexkit.geometry import HexGrid, Hexside
 from engines.hexkit.hexid import HexId, Numbering
-from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
+from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass, areas_by_hex
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import (
     KINDS,
@@ -516,7 +516,96 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
         "boxes": [[n, b.name, b.title, list(b.entry)] for n, b in hexmap.boxes.items()],
         "styles": dict(hexmap.styles),
         "adjacency": _packed([list(near) for near in hexmap.adjacency]),
+        "by_hex": _hex_records(hexmap),
     }
+
+
+def _cell(h: HexId, col_digits: int, first: tuple[int, int], height: int) -> int:
+    """A hex's place in its grid's rectangle, column by column, from its number alone
+    (the column's digits, then the row's: what :class:`Numbering` writes)."""
+    return (int(h[:col_digits]) - first[0]) * height + int(h[col_digits:]) - first[1]
+
+
+def _hex_records(hexmap: HexMap) -> list[bytes]:
+    """Each hex's own part of the hexside and area tables, packed one after another in
+    the grid's order, with where each starts (big-endian, four bytes a cell, one more
+    for the end): the hexsides it is the lower hex of, each with its features, and the
+    areas it is in.  A command that asks a few hexes (a retreat's, For the Motherland!
+    8.6) reads theirs without decoding either table (:meth:`HexMap.side_features`).
+    Empty for a numbering of its own (its numbers are not the rectangle's)."""
+    grid = hexmap.grid
+    if type(grid.numbering) is not Numbering:
+        return [b"", b""]
+    sides: dict[HexId, list[list[Any]]] = {}
+    for (a, b), names in hexmap.hexsides.items():
+        sides.setdefault(a, []).append([b, sorted(names)])
+    areas = areas_by_hex(hexmap.areas)
+    height = grid.rows[1] - grid.rows[0] + 1
+    first = (grid.cols[0], grid.rows[0])
+    records: dict[int, bytes] = {}
+    for h in hexmap.terrain:
+        if h in sides or h in areas:
+            records[_cell(h, grid.numbering.col_digits, first, height)] = _packed(
+                [sides.get(h, []), list(areas.get(h, ()))])
+    starts = bytearray()
+    blob = bytearray()
+    for cell in range((grid.cols[1] - grid.cols[0] + 1) * height):
+        starts += len(blob).to_bytes(4, "big")
+        blob += records.get(cell, b"")
+    starts += len(blob).to_bytes(4, "big")
+    return [bytes(starts), bytes(blob)]
+
+
+#: how many hexes' records a map reads before it decodes its whole hexside and area
+#: tables instead (each record about 3 K instructions, the tables about 3 M together)
+_RECORDS_READ = 128
+
+_HexRecord = tuple[Mapping[HexId, frozenset[str]], tuple[str, ...]]
+
+
+def _hex_reader(grid: HexGrid, terrain: Mapping[HexId, str], starts: bytes,
+                blob: bytes) -> Callable[[HexId], _HexRecord | None]:
+    """What :meth:`HexMap._kept_hex` asks: a hex's record of :func:`_hex_records`,
+    each kept once read; None when there are none, one does not read back (the whole
+    tables then answer, built again from the file if they do not read back either),
+    or :data:`_RECORDS_READ` hexes were read."""
+    height = grid.rows[1] - grid.rows[0] + 1
+    first = (grid.cols[0], grid.rows[0])
+    digits = grid.numbering.col_digits
+    cells = (grid.cols[1] - grid.cols[0] + 1) * height
+    read: dict[HexId, _HexRecord | None] = {}
+    none: _HexRecord = (MappingProxyType({}), ())
+
+    def record(h: HexId) -> _HexRecord | None:
+        if h in read:
+            return read[h]
+        if len(starts) != 4 * (cells + 1) or len(read) >= _RECORDS_READ:
+            return None
+        if h not in terrain:
+            return none  # off the map: in no hexside or area, as the tables say
+        at = 4 * _cell(h, digits, first, height)
+        begin = int.from_bytes(starts[at:at + 4], "big")
+        end = int.from_bytes(starts[at + 4:at + 8], "big")
+        found: _HexRecord | None = none
+        if begin != end:
+            try:
+                value = msgpack.unpackb(blob[begin:end], raw=False, use_list=True,
+                                        strict_map_key=True, ext_hook=_no_ext, timestamp=0)
+                sides, areas = value if type(value) is list else ((), ())
+                if (type(sides) is not list or type(areas) is not list
+                        or not all(type(n) is str for n in areas)
+                        or not all(type(e) is list and len(e) == 2 and type(e[0]) is str
+                                   and type(e[1]) is list
+                                   and all(type(n) is str for n in e[1]) for e in sides)):
+                    raise ValueError("not a hex's record")
+                found = (MappingProxyType({b: frozenset(names) for b, names in sides}),
+                         tuple(areas))
+            except Exception:  # whatever the bytes are, the whole tables answer
+                found = None
+        read[h] = found
+        return found
+
+    return record
 
 
 def _packed(value: list[Any]) -> bytes:
@@ -622,6 +711,11 @@ def _map_from_data(data: dict[str, Any],
     hexmap.__dict__["_kept_fields"] = {name: functools.partial(_kept_field, name, data[name],
                                                                once)
                                        for name in _LAZY}
+    starts, blob = data["by_hex"]
+    if type(starts) is not bytes or type(blob) is not bytes:
+        raise ValueError("the hexes' records are kept packed")
+    if starts:
+        hexmap.__dict__["_kept_by_hex"] = _hex_reader(grid, hexmap.terrain, starts, blob)
     # read by HexMap.adjacency when first asked
     hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept, adjacency,
                                                            len(hexmap.terrain), 0)
