@@ -211,8 +211,22 @@ class Doc(Shared):
             return False
         return True
 
+    @functools.cached_property
+    def _head(self) -> Mapping[str, Any] | None:
+        """The file's ``[scenario]`` table alone, as the data cache keeps it beside the
+        whole file's (:func:`_read_docs`), under its one key; None when it has none kept
+        or it does not read back (the whole tables answer).  Loading a set checks every
+        scenario's id, title and turns, and listing the scenarios reads them: decoding
+        the five other scenarios' whole files for that was 1 M instructions of every For
+        the Motherland! command (issue 35)."""
+        kept = _unpacked(self.__dict__.get("_scenario_packed", b""))
+        return kept if kept is not None and list(kept) == ["scenario"] else None
+
     def _walk(self, path: Sequence[Key]) -> Any:
-        node: Any = self.data
+        node: Any = (self._head if len(path) and path[0] == "scenario"
+                     and "data" not in self.__dict__ else None)
+        if node is None:
+            node = self.data
         for k in path:
             node = node[k]
         return node
@@ -1133,19 +1147,20 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
         raws.append(raw)
         stamps.append("\0".join(map(str, (path, *stamp[0]))))
     names = [f"{prefix}/{name}" for name, _ in found]
-    key = datacache.make_key("toml-set", "digest+top+packed+stand-ins", sys.version,
+    key = datacache.make_key("toml-set", "digest+top+packed+stand-ins+scenario", sys.version,
                              _kit_code(), *names, *stamps)
     kept = datacache.load("toml-set", key)
     if (type(kept) is list and len(kept) == len(found)
-            and all(type(k) is list and len(k) == 4 and type(k[0]) is bytes
+            and all(type(k) is list and len(k) == 5 and type(k[0]) is bytes
                     and len(k[0]) == 32 and type(k[1]) is list
                     and all(type(t) is str for t in k[1]) and type(k[2]) is bytes
                     and type(k[3]) is list
                     and all(type(i) is list and len(i) == 2
                             and all(type(x) is str for x in i) for i in k[3])
+                    and type(k[4]) is bytes
                     for k in kept)):
         docs: dict[str, Doc] = {}
-        for (short, _), name, raw, (digest, top, packed, stand_ins) in zip(
+        for (short, _), name, raw, (digest, top, packed, stand_ins, head) in zip(
                 found, names, raws, kept, strict=True):
             try:
                 text = raw.decode("utf-8")
@@ -1155,6 +1170,8 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
             doc = docs[short] = Doc(name, text, tuple(top), packed)
             doc.__dict__["stand_ins"] = tuple(StandIn(name, where, reason)
                                               for where, reason in stand_ins)
+            if head:
+                doc.__dict__["_scenario_packed"] = head
         else:
             return docs
     docs = {short: parse_doc(name, raw)
@@ -1168,8 +1185,10 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
         packed = doc.packed or _packed_toml(dict(doc.data))
         if packed is None:
             return docs  # a date or time msgpack cannot keep: nothing kept
+        head = doc.data.get("scenario")
         entry.append([content_digest(raw), list(doc.top), packed,
-                      [[f.key, f.reason] for f in stand_ins]])
+                      [[f.key, f.reason] for f in stand_ins],
+                      (type(head) is dict and _packed_toml({"scenario": head})) or b""])
     datacache.store("toml-set", key, entry)
     return docs
 
