@@ -30,14 +30,6 @@ from engines.hexkit.geometry import HexGrid, Hexside
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass, areas_by_hex
 from engines.hexkit.shared import Shared
-from engines.hexkit.tables import (
-    KINDS,
-    DifferentialCRT,
-    OddsCRT,
-    Table,
-    TerrainChart,
-    typed,
-)
 from pbem import datacache
 from pbem.engine import ScenarioInfo, package_files
 from pbem.errors import ScenarioError
@@ -47,6 +39,8 @@ if TYPE_CHECKING:
     # imported for its type only: importlib.resources costs every command 18 M
     # instructions (issue 19; pbem.engine.package_files finds the data folders)
     from importlib.resources.abc import Traversable
+
+    from engines.hexkit.tables import DifferentialCRT, OddsCRT, Table, TerrainChart
 
 Key = str | int
 T = TypeVar("T")
@@ -924,6 +918,10 @@ def _build_map(doc: Doc) -> HexMap:
 def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None) -> Table:
     """The table ``[tables.NAME]`` of ``doc``, checked; ``path`` reads one kept elsewhere
     (an engine's own ``[crt]``) with the same rules and error messages."""
+    # the kit's tables load with a set's first [tables] (2.2 M instructions): For the
+    # Motherland!'s and White Death's data keep theirs in their own tables (issue 35)
+    from engines.hexkit.tables import KINDS, Table, typed
+
     path = tuple(path) if path is not None else ("tables", name)
     spec = doc.get_table(*path)
     kind = doc.get_str(*path, "kind")
@@ -1087,12 +1085,18 @@ class ScenarioSet(Shared):
                                 path=self.source) from None
 
     def odds_crt(self, name: str) -> OddsCRT:
+        from engines.hexkit.tables import OddsCRT
+
         return self._typed(name, "odds", OddsCRT)
 
     def differential_crt(self, name: str) -> DifferentialCRT:
+        from engines.hexkit.tables import DifferentialCRT
+
         return self._typed(name, "differential", DifferentialCRT)
 
     def chart(self, name: str) -> TerrainChart:
+        from engines.hexkit.tables import TerrainChart
+
         return self._typed(name, "chart", TerrainChart)
 
     def _typed(self, name: str, kind: str, cls: type[T]) -> T:
@@ -1100,6 +1104,8 @@ class ScenarioSet(Shared):
         if table.kind != kind:
             raise ScenarioError(f"[tables.{name}] is kind {table.kind!r}, expected {kind!r}",
                                 path=table.where)
+        from engines.hexkit.tables import typed
+
         result = typed(table)
         assert isinstance(result, cls)
         return result
