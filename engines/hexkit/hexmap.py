@@ -374,12 +374,15 @@ class HexMap(Shared):
     # -- hexsides ----------------------------------------------------------------------
 
     def side_features(self, a: HexId, b: HexId) -> frozenset[str]:
-        """The features of the hexside between ``a`` and ``b`` (none: empty).
+        return self.hexsides.get(hexside(a, b), _EMPTY)
 
-        A map read back from the data cache answers a few hexsides from their hexes' own
-        kept records (:meth:`_kept_hex`) before it decodes the whole table: a retreat
-        asks a handful, and decoding the map's every hexside for them was 2.6 M
-        instructions of For the Motherland!'s act, legal and receive (issue 35)."""
+    def few_side_features(self, a: HexId, b: HexId) -> frozenset[str]:
+        """:meth:`side_features`, for a command that asks a handful of hexsides: a map
+        read back from the data cache answers them from their hexes' kept records
+        (:meth:`_kept_hex`) while it has not decoded its whole table.  A retreat asks a
+        few, and decoding the map's every hexside for them was 2.6 M instructions of For
+        the Motherland!'s act, legal and receive (issue 35); a game whose movement asks
+        hundreds (White Death's terrain) asks :meth:`side_features`."""
         side = hexside(a, b)
         if "hexsides" not in self.__dict__:
             kept = self._kept_hex(side[0])
@@ -442,7 +445,7 @@ class HexMap(Shared):
     def areas_of(self, h: HexId) -> tuple[str, ...]:
         """The areas ``h`` is in, in the order of :attr:`areas` (a hex off the map, or
         in none: empty); read from the hex's kept record while the whole table is not
-        decoded (:meth:`side_features`)."""
+        decoded (:meth:`few_side_features`)."""
         if "areas" not in self.__dict__:
             kept = self._kept_hex(h)
             if kept is not None:

@@ -539,7 +539,7 @@ def _hex_records(hexmap: HexMap) -> list[bytes]:
     the grid's order, with where each starts (big-endian, four bytes a cell, one more
     for the end): the hexsides it is the lower hex of, each with its features, and the
     areas it is in.  A command that asks a few hexes (a retreat's, For the Motherland!
-    8.6) reads theirs without decoding either table (:meth:`HexMap.side_features`).
+    8.6) reads theirs without decoding either table (:meth:`HexMap.few_side_features`).
     Empty for a numbering of its own (its numbers are not the rectangle's)."""
     grid = hexmap.grid
     if type(grid.numbering) is not Numbering:

@@ -375,7 +375,7 @@ class GameData(Shared):
         one_way = self.__dict__.get("_one_way")
         if one_way is None:
             if a != b and "hexsides" not in self.hexmap.__dict__:
-                return self.hexmap.side_features(a, b)
+                return self.hexmap.few_side_features(a, b)
             one_way = self._one_way
         return one_way.get((a, b) if a < b else (b, a), _NONE)
 
