@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from pbem import canonical, collector_off, dice
+from pbem import canonical, dice
 from pbem.armor import read_any
+from pbem.collector import collector_off
 from pbem.envelope import EXCHANGED, KINDS, Envelope, open_envelope
 from pbem.errors import ChainError, PbemError, UsageError, quote
 from pbem.identity import fingerprint

@@ -32,7 +32,7 @@ import operator
 import sys
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem import canonical
@@ -92,13 +92,28 @@ def _fields(cls: type) -> tuple[tuple[str, Any], ...]:
     return found
 
 
-def type_hints(cls: type) -> dict[str, Any]:
+#: each class's resolved hints, once a process: the codec's coders and pbem.typedcopy's
+#: copier of the same position class each asked, and resolving every annotation again
+#: was 0.7 M instructions of a Backhand Blow act's first clone (issue 35)
+_HINTS: dict[type, Mapping[str, Any]] = {}
+
+
+def type_hints(cls: type) -> Mapping[str, Any]:
     """``typing.get_type_hints(cls)``, with the annotations written in the plain forms
     (names, dotted names, ``X[...]`` subscripts, ``|`` unions, ``None``, ``...``) read by
     :func:`_resolved` instead of compiled: get_type_hints makes each string a
     ``ForwardRef``, which compiles it (about 0.15 M instructions an annotation, some 25
     in a Mortain ``receive``, issue 35).  Any other form (a quoted name, ``Annotated``, a
-    call) is left to get_type_hints, and so is every error."""
+    call) is left to get_type_hints, and so is every error.  Kept per class (a class's
+    annotations are read when it is first asked for): the mapping is shared, never to
+    be changed."""
+    found = _HINTS.get(cls)
+    if found is None:
+        found = _HINTS[cls] = _type_hints(cls)
+    return found
+
+
+def _type_hints(cls: type) -> dict[str, Any]:
     hints: dict[str, Any] = {}
     for base in reversed(cls.__mro__):
         own = inspect.get_annotations(base)  # the class's own, as get_type_hints reads

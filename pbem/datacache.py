@@ -180,21 +180,24 @@ def prune(folder: Path, now: float | None = None) -> list[str]:
     names are touched: whatever else is in the folder stays."""
     now = time.time() if now is None else now
     removed: list[str] = []
+    # one scan, each entry stat'ed by its path string: a Path made and stat'ed per name
+    # was 38 K instructions an entry, 1.3 M of a receive that stores a new entry in a
+    # home of 35 (issue 35)
     try:
-        names = sorted(os.listdir(folder))
+        with os.scandir(folder) as scan:
+            entries = sorted((entry.name, entry.path) for entry in scan)
     except OSError:
         return removed
-    for name in names:
+    for name, path in entries:
         if name.endswith(".msgpack") and not name.startswith("."):
             limit = UNUSED_DAYS * _DAY
         elif name.startswith(".") and name.endswith(".tmp"):
             limit = _DAY
         else:
             continue
-        path = folder / name
         try:
-            if now - path.stat().st_mtime > limit:
-                path.unlink()
+            if now - os.stat(path).st_mtime > limit:
+                os.unlink(path)
                 removed.append(name)
         except OSError:
             pass  # gone already (another command pruned it), or not ours to remove

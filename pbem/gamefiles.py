@@ -72,7 +72,9 @@ class SealRecord:
 
     def highest(self) -> int:
         try:
-            text = (self.dir / "version").read_text(encoding="ascii").strip()
+            # bytes decoded, not read_text: a text file looks its codec up, which loads
+            # the encodings.ascii module in every command that loads a game (issue 35)
+            text = (self.dir / "version").read_bytes().decode("ascii").strip()
         except (FileNotFoundError, UnicodeDecodeError):
             return 0
         return int(text) if text.isdigit() else 0

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -262,7 +263,8 @@ def test_white_death_prices_an_advance_without_the_kits_searches() -> None:
              "      lightest_chain is graph.lightest_chain)\n"
              "from engines.hexkit.movement import StepCosts, reachable\n"
              "m = s.ter.map\n"
-             "r = reachable(StepCosts(m, s.ter.move_class(s.utype(uid).mob)), '4304', 2)\n"
+             "# 2 MPs: White Death's move classes cost in ticks (position.MP_TICKS)\n"
+             "r = reachable(StepCosts(m, s.ter.move_class(s.utype(uid).mob)), '4304', 12)\n"
              "print('4203' in r.cost, 'engines.hexkit.zoc' in sys.modules)\n"
              "import engines.hexkit.movement as mv\n"
              "try:\n    mv.nothing_here\nexcept AttributeError as e:\n    print(e)\n")
@@ -288,3 +290,21 @@ def test_backhand_blow_checks_a_move_without_overlays_or_graph_searches() -> Non
     forbidden = ("engines.hexkit.overlay", "engines.hexkit.graph")
     turn = _TURN.format(package="engines.backhand", forbidden=forbidden)
     assert json.loads(_run(turn, snapshot)) == []
+
+
+def test_backhand_blow_loads_the_kits_odds_with_its_crt(tmp_path: Path) -> None:
+    """Backhand Blow's combat rules (16.0: a receive whose Combat Phase declares no
+    attack imports them) and its data, its tables checked by an earlier command (the
+    data cache says so), leave the kit's odds arithmetic unloaded (issue 35: 0.9 M
+    instructions of such a receive, and the CRT made and dropped, 2.6 M, of every
+    command); the CRT (16.1), made with the first attack resolved, loads it."""
+    load = ("import sys\nfrom pathlib import Path\nfrom pbem import datacache\n"
+            f"datacache.configure(Path({str(tmp_path)!r}))\n"
+            "from engines.backhand import ENGINE\nENGINE.scenarios()\n")
+    _run_all(load)  # the tables checked, and the data cache told so
+    probe = (load + "import engines.backhand.combat, engines.backhand.steps.fight\n"
+             "from engines.backhand.data import load\n"
+             "print('engines.hexkit.odds' in sys.modules)\n"
+             "crt = load().crt\n"
+             "print('engines.hexkit.odds' in sys.modules, crt.column(3, 1).label)\n")
+    assert _run_all(probe) == ["False", "True 3:1"]

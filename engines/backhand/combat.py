@@ -10,7 +10,7 @@ from engines.backhand.data import FRONTS
 from engines.backhand.fronts import ap_left, in_range, paying_front
 from engines.backhand.position import OFF, PhaseArgs, other
 from engines.backhand.retreat import HitArgs
-from engines.hexkit.odds import fraction_type
+from engines.hexkit.shared import fraction_type
 from pbem.engine import Event
 
 if TYPE_CHECKING:

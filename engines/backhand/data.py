@@ -264,6 +264,18 @@ class _Neighbours(dict[str, tuple[str, ...]]):
         self._map = hexmap
 
     def __missing__(self, h: str) -> tuple[str, ...]:
+        built = self._map.__dict__
+        adjacency, index = built.get("adjacency"), built.get("index")
+        if adjacency is not None and index is not None:
+            # the map's tables made (a move's search made them): the hex's neighbours
+            # read off them in C's own calls, HexMap.neighbors' answer without its checks
+            # and its list, a call a hex (the supply check of every unit at 4.2 I.D reads
+            # some 300 hexes' after a file's moves: issue 35)
+            i = index.get(h)
+            if i is None:
+                raise KeyError(h)
+            near = self[h] = tuple(sorted(map(self._map.ids.__getitem__, adjacency[i])))
+            return near
         if h not in self._map.terrain:
             raise KeyError(h)
         # the map's neighbours of the one hex, made without the whole map's tables until

@@ -160,15 +160,25 @@ def may_move(s: BBState, a: PhaseArgs, u: str) -> bool:
 def movers(s: BBState, a: PhaseArgs) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     out: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
         ((u,), (u,)) for u in sorted(s.pos.units) if may_move(s, a, u)]
-    if a.side == "german" and (a.kind != "sp" or s.pos.ap["german"] > 0):
-        for fid in s.data.formations:
-            # 15.2: the formation's units that begin the phase stacked in a hex, and
-            # may still move, move as one stack for one point (all survivors need not
-            # be there)
-            for h, members in formation_places(s, fid):
-                free = tuple(m for m in members if not (
-                    s.pos.units[m].moved or s.pos.units[m].admin or s.pos.units[m].refit
-                    or (a.kind == "general" and s.pos.units[m].fought)))
-                if h not in BOXES and len(free) > 1:
-                    out.append(((fid, h), free))
+    for fid in s.data.formations:
+        out += formation_movers(s, a, fid)
+    return out
+
+
+def formation_movers(s: BBState, a: PhaseArgs, fid: str
+                     ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """The stacks of formation ``fid`` that :func:`movers` lists, asked of the one
+    formation: checking a received formation's move need not ask every unit whether it
+    may move (issue 35: two formation moves of a file asked 500 units)."""
+    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    if fid in s.data.formations and a.side == "german" and (
+            a.kind != "sp" or s.pos.ap["german"] > 0):
+        # 15.2: the formation's units that begin the phase stacked in a hex, and may
+        # still move, move as one stack for one point (all survivors need not be there)
+        for h, members in formation_places(s, fid):
+            free = tuple(m for m in members if not (
+                s.pos.units[m].moved or s.pos.units[m].admin or s.pos.units[m].refit
+                or (a.kind == "general" and s.pos.units[m].fought)))
+            if h not in BOXES and len(free) > 1:
+                out.append(((fid, h), free))
     return out

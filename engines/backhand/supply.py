@@ -55,20 +55,28 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     from a blocked start (its free neighbours need not be joined to one another)."""
     if h in known:
         return known[h]
-    sources, nbrs = supply_sources(s, side), s.data.nbrs
+    d = s.data
+    sources, nbrs = supply_sources(s, side), d.nbrs
     # the hex nearest the sources' columns first: a unit's search runs toward the
     # sources rather than around it (issue 35); the answer is the same in any order
-    toward = _toward_sources(s.data, side)
+    columns = _source_columns(d, side)
+    # one column (a map edge: both sides' sources here): a hex's distance from it is its
+    # own column's, the digits its number starts with (Data.axial's q of a map hex),
+    # worked out in the loop rather than by two calls a hex met (issue 35)
+    column = columns[0] if len(columns) == 1 else None
+    cd = d.map.grid.numbering.col_digits
+    toward = _toward_sources(d, side)
+    pop, push, get_known = heapq.heappop, heapq.heappush, known.get
     heap = [(0, h)]
     seen = [h]
     visited = {h}
     found = False
     while heap and not found:
-        _, x = heapq.heappop(heap)
+        _, x = pop(heap)
         for n in nbrs[x]:
             if n in visited or n in blocked:
                 continue
-            was = known.get(n)
+            was = get_known(n)
             if was is False:
                 continue  # a part of the map joined to no source: nothing to find there
             if was or n in sources:
@@ -76,7 +84,7 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
                 break
             visited.add(n)
             seen.append(n)
-            heapq.heappush(heap, (toward(n), n))
+            push(heap, (abs(int(n[:cd]) - column) if column is not None else toward(n), n))
     if not found or h not in blocked:
         # exhausted: every free hex met is cut off; found from a free start: every hex
         # met is joined to the start, and so to the source

@@ -245,12 +245,13 @@ class HexMap(Shared):
         each neighbor's id: every process that loads a map pays this once, and on a
         1,700-hex map the id route took a third of a second.  A map read back from the
         data cache has its table kept packed, read here when first asked
-        (``hexkit.scenario._kept``; ``None``: it did not read back, and is made below).
+        (``hexkit.scenario._kept_adjacency``, its tuples as they are; ``None``: it did not
+        read back, and is made below).
         """
         kept = self.__dict__.pop("_kept_adjacency", None)
-        table = kept() if kept is not None else None
+        table: tuple[tuple[int, ...], ...] | None = kept() if kept is not None else None
         if table is not None:
-            return tuple(map(tuple, table))
+            return table
         # each cube's (q, r) as one int, q * 2**32 + r (r is far inside 2**31 on any
         # map), and the six steps as six sums: no pair made and hashed per neighbor,
         # which was half of a map's first use with no data cache (issue 35)

@@ -5,7 +5,8 @@ A game describes how a mobility class pays for movement as data (a
 against a map once (:class:`MoveCosts`) and then answers per unit: where can it go
 with this allowance, this enemy ZOC, these occupied hexes.
 
-Costs are ints or :class:`~fractions.Fraction` (White Death's half-MP road hexes).
+Costs are ints or :class:`~fractions.Fraction` (a chart's half-MP road hexes; White
+Death gives its chart in ticks, sixths of an MP, so its costs are ints).
 Inside the search every cost is scaled to an integer by the common denominator, so the
 search is exact and fast; results come back in the caller's units.
 
@@ -697,32 +698,53 @@ def reachable(
                 continue
             if here_zoc and there_zoc and not zoc_to_zoc:
                 continue
-            hex_j = ids[j]
-            if is_blocked(hex_j):
-                continue
             nc = c + step * k + extra
             stop = there_zoc and stop_on_entry
             if nc > budget:
                 if not (min_one_hex and i == s):
                     continue
                 nc, stop = budget, True
+            hex_j = ids[j]
             old = get_best(j)
-            if old is None or nc < old or (nc == old and j != s and ids[i] < ids[prev[j]]):
-                best[j] = nc
-                prev[j] = i
-                if stop:
-                    stops.add(j)
-                else:
-                    stops.discard(j)
-                if j not in done:
-                    push(heap, (nc, hex_j, j))
-    cost = {ids[i]: _unscale(v, scale) for i, v in sorted(best.items(), key=lambda t: ids[t[0]])
-            if goal_i is None or i in done}
+            # a hex with a cost was entered before, so it is not blocked (or it is the
+            # start, which a step never improves on): ``blocked`` is asked once a hex
+            # met within the allowance, not once a step into it (a search looks at each
+            # hex from up to six sides; Backhand Blow's 15.0 check asks a closure)
+            if old is None:
+                if is_blocked(hex_j):
+                    continue
+            elif not (nc < old or (nc == old and j != s and ids[i] < ids[prev[j]])):
+                continue
+            best[j] = nc
+            prev[j] = i
+            if stop:
+                stops.add(j)
+            else:
+                stops.discard(j)
+            if j not in done:
+                push(heap, (nc, hex_j, j))
+    # with a goal, the hexes whose cost is final: the cost, the predecessors and the stops
+    # of those alone (a finished hex's predecessor is finished), not of every hex met on
+    # the way (a received move's check reads only whether its goal is among the ends,
+    # and made the tables of the hexes around it: issue 35)
+    kept = best if goal_i is None else done
+    # in hex order; C's own calls (a key and a cost a hex), not Python's: a search's
+    # result was as dear as its search on a short move
+    order = sorted(kept, key=ids.__getitem__)
+    cost: dict[HexId, Cost]
+    if scale == 1:  # every cost a whole number of MP, as _unscale gives it
+        cost = {ids[i]: best[i] for i in order}
+    else:
+        cost = {ids[i]: _unscale(best[i], scale) for i in order}
     ends = tuple(h for h in sorted(cost) if h != start and (can_end is None or can_end(h)))
+    steps_to = sorted(prev.items())
+    if goal_i is not None:  # no test a hex for a whole search's (a listing's) result
+        steps_to = [(j, i) for j, i in steps_to if j in done]
+        stops &= done
     return Reach(
         start,
         MappingProxyType(cost),
-        MappingProxyType({ids[j]: ids[i] for j, i in sorted(prev.items())}),
+        MappingProxyType({ids[j]: ids[i] for j, i in steps_to}),
         ends,
         frozenset(ids[i] for i in stops),
     )

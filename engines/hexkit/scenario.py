@@ -639,6 +639,26 @@ def _kept(blob: bytes, length: int, columns: int) -> list[Any] | None:
     return value
 
 
+def _kept_adjacency(blob: bytes, length: int) -> tuple[tuple[int, ...], ...] | None:
+    """The neighbour table :func:`_packed` wrote, read when first asked as the tuples
+    :attr:`HexMap.adjacency` holds (msgpack makes them: ``use_list=False``), not as lists
+    turned into tuples one hex at a time (about 1.1 M instructions of a command that
+    traces White Death's supply, Rule 15, issue 35); ``None`` when it does not read back
+    as ``length`` tuples of ints, and the map makes its table itself."""
+    try:
+        value = msgpack.unpackb(blob, raw=False, use_list=False, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
+    except Exception:  # whatever the bytes are, the table is made again
+        return None
+    if type(value) is not tuple or len(value) != length:
+        return None
+    for near in value:
+        if type(near) is not tuple:
+            return None
+    table: tuple[tuple[int, ...], ...] = value
+    return table
+
+
 def _no_ext(code: int, data: bytes) -> Any:
     raise ValueError("ext types are not map data")
 
@@ -725,8 +745,8 @@ def _map_from_data(data: dict[str, Any],
     if starts:
         hexmap.__dict__["_kept_by_hex"] = _hex_reader(grid, hexmap.terrain, starts, blob)
     # read by HexMap.adjacency when first asked
-    hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept, adjacency,
-                                                           len(hexmap.terrain), 0)
+    hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept_adjacency, adjacency,
+                                                           len(hexmap.terrain))
     return hexmap
 
 
@@ -915,12 +935,23 @@ def _build_map(doc: Doc) -> HexMap:
 # --- tables ---------------------------------------------------------------------------
 
 
-def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None) -> Table:
+def typed(table: Table) -> Any:
+    """:func:`engines.hexkit.tables.typed` (a table's CRT or chart), that module loaded
+    with the first table asked (:func:`parse_table`), not with this one."""
+    from engines.hexkit.tables import typed as typed_view
+
+    return typed_view(table)
+
+
+def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None, *,
+                typed_checked: bool = False) -> Table:
     """The table ``[tables.NAME]`` of ``doc``, checked; ``path`` reads one kept elsewhere
-    (an engine's own ``[crt]``) with the same rules and error messages."""
+    (an engine's own ``[crt]``) with the same rules and error messages.
+    ``typed_checked``: the typed view (a CRT's columns, a chart's) was made of this very
+    table by this kit's code before, and not again (see :func:`load_scenario_path`)."""
     # the kit's tables load with a set's first [tables] (2.2 M instructions): For the
     # Motherland!'s and White Death's data keep theirs in their own tables (issue 35)
-    from engines.hexkit.tables import KINDS, Table, typed
+    from engines.hexkit.tables import KINDS, Table
 
     path = tuple(path) if path is not None else ("tables", name)
     spec = doc.get_table(*path)
@@ -948,6 +979,8 @@ def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None) -> Table
         rows.append((key, tuple(values)))
     table = Table(name, kind, tuple(columns), tuple(rows), stand_in, where,
                   MappingProxyType(extra))
+    if typed_checked:
+        return table
     try:
         typed(table)
     except ValueError as exc:
@@ -1104,8 +1137,6 @@ class ScenarioSet(Shared):
         if table.kind != kind:
             raise ScenarioError(f"[tables.{name}] is kind {table.kind!r}, expected {kind!r}",
                                 path=table.where)
-        from engines.hexkit.tables import typed
-
         result = typed(table)
         assert isinstance(result, cls)
         return result
@@ -1120,7 +1151,18 @@ def _toml_files(root: Traversable, prefix: str = "") -> Iterator[tuple[str, Trav
             yield f"{prefix}{entry.name}", entry
 
 
-def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, Doc]:
+#: what :func:`_read_docs` read: the docs, the data cache's key and value for the set
+#: (``None``: nothing kept) and whether that entry says the set's tables were checked
+#: whole (:func:`load_scenario_path`).  A tuple, not a class: a class made at import is
+#: 0.1 M instructions of every command that loads a game (issue 35)
+_Read = tuple[dict[str, Doc], "bytes | None", "list[Any] | None", bool]
+
+
+#: the last item of a set's kept entry once its tables were checked whole by this code
+_CHECKED = "tables-checked"
+
+
+def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
     """Every file of ``found`` read and parsed, each named ``prefix/name``.
 
     Kept between commands (pbem.datacache) as one entry for the whole set, under every
@@ -1135,11 +1177,12 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
         # nothing is kept: each file read as it is (its digest, when the invite's check
         # asks it, taken of these bytes then), without the stamps and keys of a file's
         # kept digest that nothing keeps (2 M instructions of a no-home audit, issue 35)
-        return {name: parse_doc(f"{prefix}/{name}", t.read_bytes()) for name, t in found}
+        return ({name: parse_doc(f"{prefix}/{name}", t.read_bytes())
+                 for name, t in found}, None, None, False)
     if len(paths) != len(found):
-        return {name: parse_doc(f"{prefix}/{name}", datacache.read_known(t)
-                                if isinstance(t, Path) else t.read_bytes())
-                for name, t in found}
+        return ({name: parse_doc(f"{prefix}/{name}", datacache.read_known(t)
+                                 if isinstance(t, Path) else t.read_bytes())
+                 for name, t in found}, None, None, False)
     raws: list[bytes] = []
     stamps: list[str] = []
     for path in paths:
@@ -1148,14 +1191,19 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
         after = os.stat(path)
         stamp = [(st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev) for st in (before, after)]
         if stamp[0] != stamp[1] or len(raw) != before.st_size:  # changing as it is read
-            return {name: parse_doc(f"{prefix}/{name}", datacache.read_known(t))
-                    for name, t in zip((n for n, _ in found), paths, strict=True)}
+            return ({name: parse_doc(f"{prefix}/{name}", datacache.read_known(t))
+                     for name, t in zip((n for n, _ in found), paths, strict=True)},
+                    None, None, False)
         raws.append(raw)
         stamps.append("\0".join(map(str, (path, *stamp[0]))))
     names = [f"{prefix}/{name}" for name, _ in found]
     key = datacache.make_key("toml-set", "digest+top+packed+stand-ins+scenario", sys.version,
                              _kit_code(), *names, *stamps)
-    kept = datacache.load("toml-set", key)
+    kept: Any = datacache.load("toml-set", key)
+    checked = (type(kept) is list and len(kept) == len(found) + 1
+               and kept[-1] == _CHECKED)
+    if checked:
+        kept = kept[:-1]
     if (type(kept) is list and len(kept) == len(found)
             and all(type(k) is list and len(k) == 5 and type(k[0]) is bytes
                     and len(k[0]) == 32 and type(k[1]) is list
@@ -1179,7 +1227,7 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
             if head:
                 doc.__dict__["_scenario_packed"] = head
         else:
-            return docs
+            return docs, key, kept, checked
     docs = {short: parse_doc(name, raw)
             for (short, _), name, raw in zip(found, names, raws, strict=True)}
     entry: list[Any] = []
@@ -1187,16 +1235,16 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> dict[str, D
         try:
             stand_ins = doc.stand_ins
         except ScenarioError:
-            return docs  # refused where the set's load asks; nothing kept
+            return docs, None, None, False  # refused where the set's load asks
         packed = doc.packed or _packed_toml(dict(doc.data))
         if packed is None:
-            return docs  # a date or time msgpack cannot keep: nothing kept
+            return docs, None, None, False  # a date or time msgpack cannot keep
         head = doc.data.get("scenario")
         entry.append([content_digest(raw), list(doc.top), packed,
                       [[f.key, f.reason] for f in stand_ins],
                       (type(head) is dict and _packed_toml({"scenario": head})) or b""])
     datacache.store("toml-set", key, entry)
-    return docs
+    return docs, key, entry, False
 
 
 def load_scenario_path(path: str | Path | Traversable, label: str | None = None) -> ScenarioSet:
@@ -1206,7 +1254,7 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
     if not root.is_dir():
         raise ScenarioError("not a directory of scenario files", path=source)
     found = list(_toml_files(root))
-    docs = _read_docs(source.rstrip("/"), found)
+    docs, key, entry, checked = _read_docs(source.rstrip("/"), found)
     traversables = [t for _, t in found]
     if not docs:
         raise ScenarioError("no .toml files", path=source)
@@ -1223,7 +1271,7 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
                 if tname in tables:
                     raise d.error(("tables", tname),
                                   f"table already defined in {tables[tname].where}")
-                tables[tname] = parse_table(d, tname)
+                tables[tname] = parse_table(d, tname, typed_checked=checked)
         if "scenario" in d.top:
             sid = d.get_str("scenario", "id", default=Path(name).stem)
             if sid in scenarios:
@@ -1233,6 +1281,13 @@ def load_scenario_path(path: str | Path | Traversable, label: str | None = None)
                 _pair(d, ("scenario", "turns"))
             scenarios[sid] = name
         stand_ins.extend(_stand_ins_of(d))
+    if key is not None and entry is not None and not checked:
+        # every table's typed view made, and none refused: the set's kept entry says so,
+        # and a later load of the same files by the same kit code (the entry's key)
+        # makes none of them again.  Making them was 2.6 M instructions of every
+        # Backhand Blow command, its CRT's odds columns (and the odds module) made to be
+        # checked and dropped, where only an attack reads the CRT (issue 35)
+        datacache.store("toml-set", key, [*entry, _CHECKED])
     result = ScenarioSet(source, MappingProxyType(docs), tuple(traversables),
                          map_docs[0] if map_docs else None, MappingProxyType(tables),
                          tuple(stand_ins), MappingProxyType(dict(sorted(scenarios.items()))))

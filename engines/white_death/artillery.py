@@ -7,14 +7,13 @@ Artillery support in an assault (11.A) belongs to that combat and is in
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import _lose, _morale
 from engines.white_death.notation import act, fmt_amount
-from engines.white_death.position import Barrage, PhaseLoss
+from engines.white_death.position import ZERO, Barrage, PhaseLoss, q, q_add
 from engines.white_death.supply import art_supplied, enemy_hexes, pool_of
 from engines.white_death.terrain import SIGHT_MAX
 from pbem.engine import Event
@@ -236,20 +235,20 @@ def do_fire_barrage(s: WDState, a: Act, rockets_full: bool = True) -> list[Event
         s.pos.paid.add(f"assault:{pool}")
         if total == 3:
             s.pos.paid.add(f"rocket:{pool}")
-    value = Fraction(0)
+    value = ZERO
     farthest = 0
     unobserved = False
     for x in arts:
         t = s.utype(x)
         u = s.pos.units[x]
         u.marks.add("barraged")
-        v = Fraction(t.barrage * u.strength)
+        halves = 1
         d = s.map.distance(u.loc, h)
         if d * 2 > t.range:
-            v /= 2
+            halves *= 2
         if "rocket" in t.flags and f"rocket:{pool}" not in s.pos.paid:
-            v /= 2
-        value += v
+            halves *= 2
+        value = q_add(value, q(t.barrage * u.strength, halves))
         farthest = max(farthest, d)
         if not observed_for(s, x, h):
             unobserved = True

@@ -11,14 +11,26 @@ defenders have left.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
+from functools import cmp_to_key
 from typing import TYPE_CHECKING
 
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.combat import _lose, _morale, attackers, defenders, defense, fire_value
 from engines.white_death.notation import act, amount, fmt_amount
-from engines.white_death.position import Allocation, Combat
+from engines.white_death.position import (
+    ZERO,
+    Allocation,
+    Combat,
+    Q,
+    q,
+    q_add,
+    q_cmp,
+    q_div,
+    q_mul,
+    q_sub,
+    q_sum,
+)
 from engines.white_death.supply import art_supplied, pool_of
 from engines.white_death.terrain import city_bound, garrison_fixed, may_advance_into
 from pbem.engine import Event
@@ -56,7 +68,7 @@ def hq(s: WDState) -> str:
                                     [-ord(ch) for ch in d]))
 
 
-def support_value(s: WDState, uid: str) -> Fraction:
+def support_value(s: WDState, uid: str) -> Q:
     """Rule 11.A.2 with Rules 15.A.4 and 15.B."""
     t = s.utype(uid)
     u = s.pos.units[uid]
@@ -66,15 +78,13 @@ def support_value(s: WDState, uid: str) -> Fraction:
         factor = 1
     if s.phase == "defense" and f"high:{pool_of(s, uid)}" not in s.pos.paid:
         factor = 1
-    v = Fraction(factor * u.strength)
+    v = factor * u.strength
     if s.phase == "defense":
         dist = s.map.distance(u.loc, h)
     else:
         dist = min((s.map.distance(u.loc, s.pos.units[x].loc) for x in attackers(s, h)),
                    default=99)
-    if dist * 2 > t.range:
-        v /= 2
-    return v
+    return q(v, 2) if dist * 2 > t.range else (v, 1)
 
 
 def firers(s: WDState, kind: str) -> list[str]:
@@ -87,7 +97,7 @@ def firers(s: WDState, kind: str) -> list[str]:
             t = s.utype(x)
             if "no-df" in u.marks or "support:defense" in u.marks:  # Rules 14.B.1, 11.A.1
                 continue
-            if t.weapons and t.atf > 0 and t.cf > 0:  # Rule 10.D: one or the other
+            if t.weapons and t.atf[0] > 0 and t.cf[0] > 0:  # Rule 10.D: one or the other
                 use = "at" if afv_targets else "conv"
                 if use != kind:
                     continue
@@ -105,50 +115,53 @@ def firers(s: WDState, kind: str) -> list[str]:
 POOLS = "fire-pools"
 
 
-def pools_kept(s: WDState) -> dict[str, tuple[Fraction, Fraction]]:
+def pools_kept(s: WDState) -> dict[str, tuple[Q, Q]]:
     """Where :func:`pool_parts` keeps each kind's pool while a fire decision is listed
     (``Fire.options``, which puts it in the state's ``_cache`` and takes it out again):
     its candidates and every fire's check read the pools, and a check changes nothing,
     where each reading worked every firer's value out again (issue 35)."""
-    kept: dict[str, tuple[Fraction, Fraction]] = {}
+    kept: dict[str, tuple[Q, Q]] = {}
     s._cache[POOLS] = kept
     return kept
 
 
-def pool_parts(s: WDState, kind: str) -> tuple[Fraction, Fraction]:
+def pool_parts(s: WDState, kind: str) -> tuple[Q, Q]:
     """The fire value at the current combat hex: the firing units' own, and the rest
     (bunkers, Rule 19; artillery support, Rule 11.A), before any is allocated."""
     kept = s._cache.get(POOLS)
     if kept is not None:
-        got: tuple[Fraction, Fraction] | None = kept.get(kind)
+        got: tuple[Q, Q] | None = kept.get(kind)
         if got is None:
             got = kept[kind] = _pool_parts(s, kind)
         return got
     return _pool_parts(s, kind)
 
 
-def _pool_parts(s: WDState, kind: str) -> tuple[Fraction, Fraction]:
+def _pool_parts(s: WDState, kind: str) -> tuple[Q, Q]:
     c = _combat(s)
     h = c.hex
     attacking = s.phase == "assault"
-    units = sum((fire_value(s, x, kind, h, attacking) for x in firers(s, kind)),
-                Fraction(0))
-    rest = Fraction(0)
+    units = q_sum(fire_value(s, x, kind, h, attacking) for x in firers(s, kind))
+    rest = ZERO
     if s.phase == "defense" and s.pos.phasing == "soviet":
-        rest += s.bunker(h)  # Rule 19: German bunkers fire defensively, factor 1
+        rest = (s.bunker(h), 1)  # Rule 19: German bunkers fire defensively, factor 1
     if kind == "conv":
-        rest += sum((support_value(s, x) for x in c.support), Fraction(0))
+        rest = q_add(rest, q_sum(support_value(s, x) for x in c.support))
     return units, rest
 
 
-def pool(s: WDState, kind: str) -> Fraction:
+def pool(s: WDState, kind: str) -> Q:
     """The fire value still to allocate at the current combat hex."""
     c = s.pos.combat
     if c is None:
-        return Fraction(0)
+        return ZERO
     units, rest = pool_parts(s, kind)
-    used = sum((al.amount for al in c.alloc if al.kind == kind), Fraction(0))
-    return units + rest - used
+    used = q_sum(al.amount for al in c.alloc if al.kind == kind)
+    return q_sub(q_add(units, rest), used)
+
+
+#: a sort key ordering amounts (:data:`Q`) by their values
+BY_VALUE = cmp_to_key(q_cmp)
 
 
 def targets(s: WDState, kind: str) -> list[str]:
@@ -181,16 +194,16 @@ def _combat_candidates(s: WDState) -> list[Act]:
             out.append(act("support", uid))
     for kind in ("conv", "at"):
         left = pool(s, kind)
-        if left <= 0:
+        if left[0] <= 0:
             continue
         for tgt in targets(s, kind):
             d = target_defense(s, tgt, kind)
             amounts = {left}
             for col in range(len(s.cat.tables.columns)):
                 need = rules.needed_for(s.cat.tables, col, d)
-                if need <= left:
+                if q_cmp(need, left) <= 0:
                     amounts.add(need)
-            for amt in sorted(amounts):
+            for amt in sorted(amounts, key=BY_VALUE):
                 out.append(act("fire" if kind == "conv" else "fire-at", tgt, n=amt))
     del h
     return out
@@ -209,7 +222,7 @@ def _combat_turn(s: WDState) -> None:
     _combat(s)
 
 
-def _weapons_limit(s: WDState, tgt: str, amount: Fraction) -> None:
+def _weapons_limit(s: WDState, tgt: str, amount: Q) -> None:
     """Rule 9.C.3: weapons units never at better odds than any personnel unit, and
     only once every personnel unit is fired at."""
     alloc = {al.target: al.amount for al in _combat(s).alloc if al.kind == "conv"}
@@ -217,15 +230,15 @@ def _weapons_limit(s: WDState, tgt: str, amount: Fraction) -> None:
     personnel = [x for x in conv_targets if s.utype(x).personnel]
     weapons = [x for x in conv_targets if s.utype(x).weapons]
 
-    def ratio(x: str, v: Fraction) -> Fraction:
-        return v / target_defense(s, x, "conv")
+    def ratio(x: str, v: Q) -> Q:
+        return q_div(v, (target_defense(s, x, "conv"), 1))
 
     if s.utype(tgt).weapons:
         if any(p not in alloc for p in personnel):
             raise IllegalAction("a weapons unit may be fired at only once every personnel "
                                 "unit is", rule="Rule 9.C.3")
         if personnel:
-            floor_ = min(ratio(p, alloc[p]) for p in personnel)
+            floor_ = min((ratio(p, alloc[p]) for p in personnel), key=BY_VALUE)
             tables = s.cat.tables
             if rules.odds_column(tables, amount, target_defense(s, tgt, "conv")) > \
                     rules.odds_column(tables, floor_, 1):
@@ -254,15 +267,15 @@ def _open_combat(s: WDState, stage: str) -> list[Event] | None:
     return None
 
 
-def default_allocation(s: WDState) -> list[tuple[str, str, Fraction]]:
+def default_allocation(s: WDState) -> list[tuple[str, str, Q]]:
     """Default Actions (stand-in): unallocated fire is shared equally among the targets
     not yet fired at: antitank among AFVs; conventional among personnel units first,
     weapons units only when no personnel unit is left, never at better odds."""
-    out: list[tuple[str, str, Fraction]] = []
+    out: list[tuple[str, str, Q]] = []
     fired = {al.target for al in _combat(s).alloc}
     for kind in ("at", "conv"):
         avail = pool(s, kind)
-        if avail <= 0:
+        if avail[0] <= 0:
             continue
         free = [x for x in targets(s, kind) if x not in fired]
         if kind == "conv":
@@ -272,7 +285,7 @@ def default_allocation(s: WDState) -> list[tuple[str, str, Fraction]]:
                 free = pers
         if not free:
             continue
-        share = avail / len(free)
+        share = q_div(avail, (len(free), 1))
         for x in free:
             out.append((x, kind, share))
     return out
@@ -308,8 +321,9 @@ def _fire_plan(s: WDState, stage: str) -> list[Event]:
             # (the manual's "general pool"), so each point allocated is the pool's
             # mix and only the units' share of it is doubled
             units, rest = parts[kind]
-            if units + rest > 0:
-                value += value * units / (units + rest)
+            total = q_add(units, rest)
+            if total[0] > 0:
+                value = q_add(value, q_div(q_mul(value, units), total))
         d = target_defense(s, tgt, kind)
         col = rules.odds_column(tables, value, d)
         label = rules.column_label(tables, col)
@@ -442,7 +456,7 @@ def check_fire(s: WDState, a: Act, kind: str = "conv") -> None:
                             rule="Rule 9.B" if kind == "conv" else "Rule 10.B")
     if any(al.target == tgt for al in _combat(s).alloc):
         raise IllegalAction(f"{tgt} has already been fired at this phase", rule="Rule 9.C.3")
-    if amount(a) > pool(s, kind):
+    if q_cmp(amount(a), pool(s, kind)) > 0:
         raise IllegalAction(f"only {fmt_amount(pool(s, kind))} fire points are left",
                             rule="Rule 9.C.3")
     if kind == "conv":

@@ -7,11 +7,11 @@ assaulted hex (Rules 9, 10) all end here, so movement, artillery and assault bui
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
+from engines.white_death.position import ZERO, Q, q
 from engines.white_death.supply import enemy_hexes, ezoc, isolated
 from pbem.engine import Event
 
@@ -30,24 +30,24 @@ def is_close(s: WDState, uid: str) -> bool:
     return "close" in s.utype(uid).flags
 
 
-def fire_value(s: WDState, uid: str, kind: str, target_hex: str, attacking: bool) -> Fraction:
+def fire_value(s: WDState, uid: str, kind: str, target_hex: str, attacking: bool) -> Q:
     """Rules 9.C.1 / 10.C.1: factor x remaining strength, with Rules 12.B, 15.C, 21.A."""
     t = s.utype(uid)
     u = s.pos.units[uid]
-    factor = t.cf if kind == "conv" else t.atf
-    if factor <= 0:
-        return Fraction(0)
+    n, d = t.cf if kind == "conv" else t.atf
+    if n <= 0:
+        return ZERO
     if kind == "conv" and attacking and t.cf_defensive_only:
-        return Fraction(0)
-    v = factor * u.strength
+        return ZERO
+    n *= u.strength
     place = target_hex if attacking else u.loc
     if is_close(s, uid) and s.ter.is_town_or_forest(place):
-        v *= 2
+        n *= 2
     if attacking and s.map.faces_toward("slope", u.loc, target_hex) == u.loc:
-        v *= 2  # Rule 12.B: firing down a slope hexside
+        n *= 2  # Rule 12.B: firing down a slope hexside
     if isolated(s, uid):
-        v /= 2
-    return v
+        d *= 2
+    return q(n, d)
 
 
 def defense(s: WDState, uid: str, against: str, at_hex: str | None = None) -> int:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, TypeVar
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet
 from engines.hexkit.shared import Shared
+from engines.white_death.position import MP_TICKS, Q, q
 from pbem.errors import ScenarioError
 from pbem.memo import Memo
 
@@ -30,35 +30,58 @@ ALIASES = {"city": "town", "village": "town", "woods": "forest", "wood": "forest
            "rough": "high", "lake": "clear"}
 
 
-#: each table number's Fraction by its text: the data writes 164 of them with 8 texts,
-#: and Fraction parses a string with a regular expression (~18k instructions each, 3 M
-#: of every command that loads the catalog, issue 35); a Fraction never changes, so one
-#: value serves every place that reads the same text
-_FRACS: dict[str, Fraction] = {}
+#: each table number's pair by its text (the unit types write 80-odd factors with a
+#: few texts; a pair never changes, so one serves every place that writes the same text)
+_FRACS: dict[str, Q] = {}
 
 
-def frac(text: Any) -> Fraction:
-    """A table number: an integer or a string like ``"1/2"`` (never a float)."""
-    if type(text) is str:
-        got = _FRACS.get(text)
-        if got is None:
-            got = _FRACS[text] = Fraction(text)
-        return got
-    if isinstance(text, (bool, float)):
+def frac(text: Any) -> Q:
+    """A table number: an integer or a string like ``"1/2"`` (never a float), as the
+    exact pair :data:`~engines.white_death.position.Q`: read in ints, so that loading the
+    catalog makes no Fraction (importing fractions was 9.6 M instructions of every
+    command, issue 35).  ValueError for anything else, ZeroDivisionError for ``"1/0"``."""
+    if type(text) is int:
+        return (text, 1)
+    if type(text) is not str:
         raise ValueError(f"{text!r} is not an integer or a fraction string")
-    return Fraction(text)
+    got = _FRACS.get(text)
+    if got is None:
+        got = _FRACS[text] = _read_frac(text)
+    return got
+
+
+def _read_frac(text: str) -> Q:
+    top, slash, bottom = text.strip().partition("/")
+    if not (top.isdigit() and top.isascii()) or (
+            slash and not (bottom.isdigit() and bottom.isascii())):
+        raise ValueError(f"{text!r} is not an integer or a fraction string")
+    d = int(bottom) if slash else 1
+    if d == 0:
+        raise ZeroDivisionError(f"{text!r} divides by zero")
+    return q(int(top), d)
+
+
+def ticks(value: Q) -> int:
+    """Movement points ``value`` in ticks (:data:`~engines.white_death.position.MP_TICKS`
+    a movement point); ValueError for a cost finer than a tick."""
+    t, r = divmod(value[0] * MP_TICKS, value[1])
+    if r:
+        raise ValueError(f"{value[0]}/{value[1]}")
+    return t
 
 
 @dataclass(frozen=True)
 class Cost:
-    """Movement cost of a terrain for one mobility: to enter, to leave (creek/river)."""
+    """Movement cost of a terrain for one mobility: to enter, to leave (creek/river), in
+    ticks (:data:`~engines.white_death.position.MP_TICKS` a movement point: the chart's
+    1/2 MP is 3), so that a move adds and compares ints."""
 
-    enter: Fraction | None  # None: prohibited (P)
-    leave: Fraction = Fraction(0)
+    enter: int | None  # None: prohibited (P)
+    leave: int = 0
 
 
 #: a cost's leaving part when the chart gives none (``Cost.leave``'s default)
-_NO_LEAVE = Cost.__dataclass_fields__["leave"].default
+_NO_LEAVE = 0
 
 
 @dataclass(frozen=True)
@@ -68,9 +91,12 @@ class UnitType:
 
     key: str
     cls: str  # P, L, H, A
-    cf: Fraction
+    #: the conventional fire factor (Rule 9.C.1): an exact pair, the chart's ``1/2`` is
+    #: ``(1, 2)`` (:data:`~engines.white_death.position.Q`)
+    cf: Q
     cf_defensive_only: bool
-    atf: Fraction
+    #: the antitank factor (Rule 10.C.1), as ``cf``
+    atf: Q
     morale: int
     mob: str
     size: str
@@ -98,7 +124,7 @@ class UnitType:
 
 
 #: Intrinsic Garrisons (manual): a personnel unit of one strength point, combat factor 4
-GARRISON_TYPE = UnitType("intrinsic-garrison", "P", Fraction(4), False, Fraction(0), 3, "l", "I",
+GARRISON_TYPE = UnitType("intrinsic-garrison", "P", (4, 1), False, (0, 1), 3, "l", "I",
                          flags=frozenset({"intrinsic"}))
 
 
@@ -170,7 +196,8 @@ class Tables:
     (Rule 11) and weather (Rule 16)."""
 
     movement: Mapping[str, Mapping[str, Cost]]
-    lake: Mapping[str, Mapping[str, Fraction | None]]
+    #: Rule 13's lake hexside costs, in ticks as :class:`Cost`'s (``None``: prohibited)
+    lake: Mapping[str, Mapping[str, int | None]]
     defense: Mapping[str, Mapping[str, int]]
     columns: tuple[tuple[int, int], ...]
     conventional: tuple[tuple[int | None, ...], ...]  # None = MC with no number
@@ -249,7 +276,22 @@ def _find(data: ScenarioSet, key: str) -> Doc:
     raise ScenarioError(f"no data file has [{key}]", path=data.source)
 
 
+#: each cost the charts write, by its text: the charts write 84 costs with about 15
+#: texts, and a Cost never changes, so one serves every place that writes the same text
+#: (only a cost read without fault is kept: a faulty one is refused at each place, named)
+_COSTS: dict[str, Cost] = {}
+
+
 def _cost(doc: Doc, path: tuple[str, ...], text: Any) -> Cost:
+    if type(text) is str:
+        got = _COSTS.get(text)
+        if got is None:
+            got = _COSTS[text] = _read_cost(doc, path, text)
+        return got
+    return _read_cost(doc, path, text)
+
+
+def _read_cost(doc: Doc, path: tuple[str, ...], text: Any) -> Cost:
     if not isinstance(text, str):
         raise doc.error(path, f"expected a cost string like \"1\", \"1/2\", \"1-2\" or \"P\", "
                               f"got {text!r}")
@@ -258,10 +300,17 @@ def _cost(doc: Doc, path: tuple[str, ...], text: Any) -> Cost:
     try:
         if "-" in text:
             a, b = text.split("-", 1)
-            return _made(Cost, enter=frac(a), leave=frac(b))
-        return _made(Cost, enter=frac(text), leave=_NO_LEAVE)
+            enter, leave = frac(a), frac(b)
+        else:
+            enter, leave = frac(text), (_NO_LEAVE, 1)
     except (ValueError, ZeroDivisionError):
         raise doc.error(path, f"bad cost {text!r}") from None
+    try:
+        return _made(Cost, enter=ticks(enter), leave=ticks(leave))
+    except ValueError as e:
+        raise doc.error(path, f"a movement cost of {e} MP on the charts: the position "
+                              f"counts movement points in 1/{MP_TICKS} MPs (Rule 7; "
+                              "engines/white_death/position.py, MP_TICKS)") from None
 
 
 def _tables(doc: Doc) -> Tables:
@@ -269,7 +318,7 @@ def _tables(doc: Doc) -> Tables:
     for terr in TEC_TERRAIN:
         row = doc.get_table("movement", terr)
         movement[terr] = {m: _cost(doc, ("movement", terr, m), row.get(m)) for m in MOBILITIES}
-    lake: dict[str, dict[str, Fraction | None]] = {}
+    lake: dict[str, dict[str, int | None]] = {}
     for key in ("full_frozen", "partial_frozen", "full_thaw", "partial_thaw"):
         row = doc.get_table("lake_hexside", key)
         lake[key] = {m: _cost(doc, ("lake_hexside", key, m), row.get(m)).enter

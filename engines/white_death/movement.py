@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -17,7 +16,7 @@ from engines.white_death import rules
 from engines.white_death.base import DieArgs, MoveArgs, other
 from engines.white_death.combat import _lose, defense, fire_value
 from engines.white_death.notation import MOVE, act, fmt_amount
-from engines.white_death.position import MP_TICKS, U
+from engines.white_death.position import MP_TICKS, U, q, q_sum
 from engines.white_death.reinforcements import entry_hexes
 from engines.white_death.supply import (
     by_enemies,
@@ -30,11 +29,11 @@ from engines.white_death.supply import (
 )
 from engines.white_death.terrain import (
     city_bound,
-    enter_cost,
     enter_row,
     enter_ticks,
     garrison_fixed,
     lake_roll_due,
+    mps,
     prohibited_why,
     river_at,
     wrong_bank,
@@ -44,6 +43,8 @@ from pbem.errors import IllegalAction
 from pbem.grammar import Act
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from engines.white_death.state import WDState
 
 #: Rule 8: the networks a train runs on
@@ -85,7 +86,7 @@ def _unit_candidates(s: WDState, uid: str,
         return out + _refill_candidates(s, uid)  # Rule 18 does not bar the train
     if dests is not None:
         out.extend(_move_actions(s, uid, dests(uid)))
-    elif not u.stopped and u.assault == "" and left(s, uid) > 0:
+    elif not u.stopped and u.assault == "" and left_ticks(s, u) > 0:
         for n in s.ter.nbrs(u.loc):
             if n not in enemy:
                 out.append(act("move", uid, n, u.loc))
@@ -148,28 +149,16 @@ def _phase_candidates(s: WDState) -> list[Act]:
     return out
 
 
-def left(s: WDState, uid: str) -> Fraction:
-    """The MPs ``uid`` has left this impulse (:meth:`left_ticks` as MPs, for the
-    rules' checks and their messages)."""
-    return Fraction(left_ticks(s, s.pos.units[uid]), MP_TICKS)
+def left(s: WDState, uid: str) -> int | Fraction:
+    """The MPs ``uid`` has left this impulse (:meth:`left_ticks` as MPs: a Fraction made
+    only where they are not whole; the rules' checks compare ticks)."""
+    return mps(left_ticks(s, s.pos.units[uid]))
 
 
-def move_cost(s: WDState, uid: str, frm: str, to: str) -> Fraction | None:
-    """Terrain cost plus Rule 3 / 6.B.1 ZOC costs."""
-    cost = enter_cost(s, uid, frm, to)
-    if cost is None:
-        return None
-    u = s.pos.units[uid]
-    t = s.utype(uid)
-    side = s.side_of(uid)
-    if frm in ezoc(s, side):
-        if t.mob == "s":
-            # Rule 3.B: a ski unit pays for each enemy ZOC exited, the first exit of
-            # one it started in (Rule 3) and every one after it alike
-            cost += 1
-        elif u.zoc_start and "left-zoc" not in u.marks:
-            cost += 1  # Rule 3 / 6.B.1
-    return cost
+def move_cost(s: WDState, uid: str, frm: str, to: str) -> int | Fraction | None:
+    """Terrain cost plus Rule 3 / 6.B.1 ZOC costs, in MPs (:func:`move_ticks` as MPs)."""
+    t = move_ticks(s, uid, frm, to)
+    return None if t is None else mps(t)
 
 
 def _movable(s: WDState, uid: str, moving: bool = True) -> U:
@@ -203,14 +192,16 @@ def _move_checks(s: WDState, a: Act, u: U) -> None:
         raise IllegalAction("the Velikiye Luki garrison may not leave the city until released",
                             rule="Rule 22")
     # in ticks (move_cost's MPs, in ints): checked once per move replayed, where
-    # building and comparing Fractions was a tenth of the check
+    # building and comparing Fractions was a tenth of the check; the message's MPs as
+    # exact pairs, no Fraction made
     cost = move_ticks(s, uid, frm, to)
     if cost is None:
         rule, why = prohibited_why(s, uid, frm, to)
         raise IllegalAction(why, rule=rule)
     if cost > left_ticks(s, u):
-        raise IllegalAction(f"{uid} needs {fmt_amount(Fraction(cost, MP_TICKS))} MPs to "
-                            f"enter {to} and has {fmt_amount(left(s, uid))}", rule="Rule 6.A")
+        raise IllegalAction(f"{uid} needs {fmt_amount(q(cost, MP_TICKS))} MPs to enter "
+                            f"{to} and has {fmt_amount(q(left_ticks(s, u), MP_TICKS))}",
+                            rule="Rule 6.A")
     if weapons_barred(s, uid, to):
         raise IllegalAction(f"{uid} is a weapons unit and may not enter an enemy ZOC unless "
                             "a personnel or AFV unit is there", rule="Rule 3.C")
@@ -566,9 +557,9 @@ def do_move(st: WDState, a: Act) -> list[Event]:
     # Rule 3.A: an AFV leaving an enemy ZOC draws antitank fire first
     if t.afv and a.text("frm") in ezoc(st, s):
         firers = [x for n in st.ter.nbrs(a.text("frm")) for x in st.units_at(n, other(s))
-                  if has_zoc(st, x) and st.utype(x).atf > 0]
-        value = sum((fire_value(st, x, "at", a.text("frm"), False) for x in sorted(set(firers))),
-                    Fraction(0))
+                  if has_zoc(st, x) and st.utype(x).atf[0] > 0]
+        value = q_sum(fire_value(st, x, "at", a.text("frm"), False)
+                      for x in sorted(set(firers)))
         col = rules.odds_column(st.cat.tables, value, defense(st, uid, "at"))
         if col >= 0:
             st.queue("crt", DieArgs(
@@ -594,8 +585,8 @@ def check_lead(s: WDState, a: Act) -> None:
         ux = _movable(s, x)
         if ux.stopped or ux.assault or ux.entrained:
             raise IllegalAction(f"{x} may not move with {a.text('unit')} now", rule="Rule 21.B")
-        cost = move_cost(s, x, a.text("frm"), a.text("hex"))
-        if cost is None or cost > left(s, x):
+        cost = move_ticks(s, x, a.text("frm"), a.text("hex"))
+        if cost is None or cost > left_ticks(s, ux):
             raise IllegalAction(f"{x} cannot pay to enter {a.text('hex')}", rule="Rule 21.B")
         if city_bound(s, x) and a.text("hex") not in s.ter.vl_hexes():
             raise IllegalAction("the Velikiye Luki garrison may not leave the city until "
@@ -640,7 +631,7 @@ def check_deploy(s: WDState, a: Act) -> None:
         raise IllegalAction(f"{a.text('unit')} is already deployed", rule="Rule 6.B.2")
     if u.entrained:  # entraining undeploys; on the train it only rails (Rule 8)
         raise IllegalAction(f"{a.text('unit')} is entrained", rule="Rule 8")
-    if left(s, a.text("unit")) < 1:
+    if left_ticks(s, s.pos.units[a.text("unit")]) < MP_TICKS:
         raise IllegalAction("deploying costs one movement point", rule="Rule 6.B.2")
 
 
@@ -662,7 +653,7 @@ def check_entrain(s: WDState, a: Act) -> None:
     if not t.personnel and not s.ter.is_town(u.loc) and "entered" not in u.marks:
         raise IllegalAction("weapons and AFV units entrain only in a town on a railroad "
                             "(except reinforcements as they enter)", rule="Rule 8")
-    if left(s, a.text("unit")) < 1:
+    if left_ticks(s, s.pos.units[a.text("unit")]) < MP_TICKS:
         raise IllegalAction("entraining costs one movement point", rule="Rule 8")
     if u.strength > turn_rail_left(s, s.pos.phasing):
         raise IllegalAction(f"only {turn_rail_left(s, s.pos.phasing)} strength points of "
@@ -718,16 +709,16 @@ def check_assault(st: WDState, a: Act) -> None:
         raise IllegalAction(f"{a.text('unit')} is entrained", rule="Rule 8")
     if not st.units_at(a.text("hex"), other(s)) or not st.map.grid.adjacent(u.loc, a.text("hex")):
         raise IllegalAction(f"{a.text('hex')} is not an adjacent enemy hex", rule="Rule 6.B.3")
-    if left(st, a.text("unit")) < 1:
+    if left_ticks(st, st.pos.units[a.text("unit")]) < MP_TICKS:
         raise IllegalAction("assaulting costs one movement point", rule="Rule 6.B.3")
-    if not t.afv and (t.cf <= 0 or t.cf_defensive_only):
+    if not t.afv and (t.cf[0] <= 0 or t.cf_defensive_only):
         raise IllegalAction(f"{a.text('unit')} may only fire defensively", rule="Rule 9.A")
     if "no-assault" in u.marks:
         raise IllegalAction(f"{a.text('unit')} may not assault this impulse", rule="Rule 14.B.2")
     if s == "soviet" and st.pos.impulse_mp < min(3, st.pos.impulse_left_before):
         raise IllegalAction("the Soviet player must spend 3 MPs (or all remaining) in an "
                             "impulse to assault", rule="Rule 5")
-    if enter_cost(st, a.text("unit"), u.loc, a.text("hex")) is None:
+    if enter_ticks(st, a.text("unit"), u.loc, a.text("hex")) is None:
         raise IllegalAction(f"{a.text('unit')} may not assault across a prohibited hexside or into "
                             "a prohibited hex", rule="Rule 12.A")
     pool = pool_of(st, a.text("unit"))
@@ -761,7 +752,7 @@ def check_build(s: WDState, a: Act) -> None:
         raise IllegalAction(f"{a.text('unit')} cannot build a bridge (one each)", rule="Rule 20.B")
     if "river" not in s.ter.terrain(u.loc) or u.loc in s.pos.bridges:
         raise IllegalAction(f"{u.loc} is not an unbridged river hex", rule="Rule 20.B")
-    if left(s, a.text("unit")) < 1:
+    if left_ticks(s, s.pos.units[a.text("unit")]) < MP_TICKS:
         raise IllegalAction("building costs one movement point", rule="Rule 20.B")
 
 
@@ -771,7 +762,7 @@ def check_demolish(s: WDState, a: Act) -> None:
         raise IllegalAction(f"{a.text('unit')} is entrained: detrain first", rule="Rule 8")
     if "engineer" not in s.utype(a.text("unit")).flags or u.loc not in s.pos.bridges:
         raise IllegalAction(f"{a.text('unit')} is not an engineer on a bridge", rule="Rule 20.A")
-    if left(s, a.text("unit")) < 1:
+    if left_ticks(s, s.pos.units[a.text("unit")]) < MP_TICKS:
         raise IllegalAction("demolishing costs one movement point", rule="Rule 20.A")
 
 

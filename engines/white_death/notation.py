@@ -9,8 +9,7 @@ arguments by name from the typed :class:`~pbem.grammar.Act` (``a.text("unit")``,
 
 from __future__ import annotations
 
-from fractions import Fraction
-
+from engines.white_death.position import Q, q
 from pbem.engine import Action
 from pbem.errors import ActionSyntaxError
 from pbem.grammar import Act, Form, Grammar, Type
@@ -66,21 +65,34 @@ GRAMMAR = Grammar(
 MOVE = GRAMMAR["move"]
 
 
-def fmt_amount(x: Fraction) -> str:
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+def fmt_amount(x: Q) -> str:
+    """An amount as ``str(Fraction)`` writes it: ``3``, ``7/2``."""
+    n, d = x
+    return str(n) if d == 1 else f"{n}/{d}"
 
 
-def amount(a: Act) -> Fraction:
-    """The amount an ``impulse`` or a fire names (movement points, fire points)."""
-    return Fraction(a.text("n"))
+def amount(a: Act) -> Q:
+    """The amount an ``impulse`` or a fire names (movement points, fire points), in
+    lowest terms: :func:`parse` wrote it so."""
+    return _amount(a.text("n"))
+
+
+def _amount(text: str) -> Q:
+    """The grammar's amount (digits, or digits/digits) as ``Fraction(text)`` reads it,
+    in ints; ZeroDivisionError for a denominator of 0, as Fraction's."""
+    top, _, bottom = text.partition("/")
+    d = int(bottom) if bottom else 1
+    if d == 0:
+        raise ZeroDivisionError(f"the amount {text!r} divides by zero")
+    return q(int(top), d)
 
 
 def act(kind: str, unit: str = "", hex: str = "", frm: str = "",
-        n: int | Fraction | str = "") -> Act:
+        n: int | Q | str = "") -> Act:
     """The action of form ``kind`` with these arguments (those its form has)."""
     form = GRAMMAR[kind]
     given = {"unit": unit, "hex": hex, "frm": frm,
-             "n": fmt_amount(n) if isinstance(n, Fraction) else str(n)}
+             "n": fmt_amount(n) if isinstance(n, tuple) else str(n)}
     # positional, in the form's order: the form keeps the actions it made by their values
     return form(*(given[name] for name in form.args))
 
@@ -97,10 +109,10 @@ def parse(text: str) -> Act:
         return a
     n = a.text("n")
     try:
-        value = Fraction(n)
+        value = _amount(n)
     except (ValueError, ZeroDivisionError):
         raise ActionSyntaxError(f"bad amount {n!r} in {text!r}") from None
-    if value <= 0:
+    if value[0] <= 0:
         raise ActionSyntaxError(f"the amount in {text!r} must be positive")
     # one action per amount: "fire 6/2 at X" is "fire 3 at X"
     return act(a.kind, unit=a.text("unit") if "unit" in a.form.args else "", n=value)

@@ -11,7 +11,7 @@ from engines.white_death.base import other
 from engines.white_death.data import Catalog, Group, ScenarioDef
 from engines.white_death.notation import act
 from engines.white_death.position import Arrival, Bunker, U
-from engines.white_death.terrain import Terrain, enter_cost
+from engines.white_death.terrain import Terrain, enter_ticks
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
 from pbem.grammar import Act
@@ -82,7 +82,7 @@ def placeable(s: WDState, uid: str, h: str) -> bool:
     side = s.side_of(uid)
     if s.units_at(h, other(side)):
         return False
-    if enter_cost(s, uid, None, h) is None and s.ter.enter_cost_terrain(
+    if enter_ticks(s, uid, None, h) is None and s.ter.enter_cost_terrain(
             s.utype(uid).mob, h) is None:
         return False
     return s.stack_ok_with(h, uid)

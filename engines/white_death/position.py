@@ -11,7 +11,7 @@ fields.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from fractions import Fraction
+from math import gcd
 from typing import Any
 
 from pbem import codec
@@ -26,6 +26,54 @@ from pbem.errors import FormatError
 #: compare as ints, exactly. A chart with a finer cost is refused when the catalog's
 #: :class:`~engines.white_death.terrain.Terrain` is made (ScenarioError).
 MP_TICKS = 6
+
+#: an exact amount (fire points, Rules 9.C.3 and 10; a barrage value, 11.B.2) as the save
+#: writes a Fraction, ``(numerator, denominator)`` in lowest terms with a positive
+#: denominator: the rules add, compare and divide these pairs in ints, so a command makes
+#: no Fraction (importing fractions pulls decimal and numbers: about 9.6 M instructions of
+#: every White Death command, issue 35), as 48th Panzer Korps' position holds its MPs.
+#: The codec writes a pair of ints as it writes a Fraction: a save's bytes are unchanged.
+Q = tuple[int, int]
+ZERO: Q = (0, 1)
+
+
+def q(n: int, d: int = 1) -> Q:
+    """``n/d`` in lowest terms, its denominator positive (``Fraction(n, d)``'s terms)."""
+    if d < 0:
+        n, d = -n, -d
+    g = gcd(n, d)
+    return (n // g, d // g) if g > 1 else (n, d)
+
+
+def q_add(a: Q, b: Q) -> Q:
+    return q(a[0] * b[1] + b[0] * a[1], a[1] * b[1])
+
+
+def q_sub(a: Q, b: Q) -> Q:
+    return q(a[0] * b[1] - b[0] * a[1], a[1] * b[1])
+
+
+def q_mul(a: Q, b: Q) -> Q:
+    return q(a[0] * b[0], a[1] * b[1])
+
+
+def q_div(a: Q, b: Q) -> Q:
+    """``a / b`` (``b`` not 0)."""
+    return q(a[0] * b[1], a[1] * b[0])
+
+
+def q_cmp(a: Q, b: Q) -> int:
+    """-1, 0 or 1 as ``a`` is below, equal to or above ``b`` (never the pairs' tuple
+    order: (1, 2) is more than (1, 3))."""
+    x, y = a[0] * b[1], b[0] * a[1]
+    return (x > y) - (x < y)
+
+
+def q_sum(values: Any) -> Q:
+    total = ZERO
+    for v in values:
+        total = q_add(total, v)
+    return total
 
 
 @dataclass(slots=True)
@@ -150,8 +198,9 @@ class Allocation:
     #: (a counter's factor, a fraction on the order of battle, times its strength, halved
     #: when isolated: Rules 9.C.1, 15.C), the player may allot any part of it ("fire 7/3
     #: at ..."), and the default allocation gives a target what its odds column needs, its
-    #: defense times the column's ratio (rules.needed_for)
-    amount: Fraction
+    #: defense times the column's ratio (rules.needed_for). Held as the pair the save
+    #: writes (:data:`Q`); the state refuses a pair the codec's Fraction refused
+    amount: Q
 
 
 @dataclass(slots=True)
@@ -400,3 +449,20 @@ def position_from_data(data: Any) -> Position | None:
     if units is None:
         return None
     return Position(units=units, **out)
+
+
+def check_amounts(pos: Position) -> None:
+    """Each allocation's amount refused unless it is a fraction in lowest terms with a
+    positive denominator, as the codec's Fraction refused it before the position held the
+    pair (:data:`Q`): one value, one encoding, so a save's digest names one position."""
+    combats = ([("position.combat", pos.combat)] if pos.combat is not None else [])
+    combats += [(f"position.plans[{i}]", c) for i, c in enumerate(pos.plans)]
+    for where, c in combats:
+        for i, al in enumerate(c.alloc):
+            n, d = al.amount
+            w = f"{where}.alloc[{i}].amount"
+            if d <= 0:
+                raise FormatError(f"{w}: expected [numerator, denominator], got list "
+                                  f"{[n, d]!r}")
+            if gcd(n, d) != 1:
+                raise FormatError(f"{w}: fraction {n}/{d} is not in lowest terms")

@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from engines.white_death.base import DieArgs, other
-from engines.white_death.position import U
+from engines.white_death.position import MP_TICKS, U
 from engines.white_death.supply import ezoc, isolated, weapons_barred
-from engines.white_death.terrain import enter_cost, enter_ticks
+from engines.white_death.terrain import enter_ticks
 from pbem.engine import Event
 from pbem.errors import IllegalAction, ScenarioError
 from pbem.grammar import Act
@@ -51,8 +51,8 @@ def _entry_hexes(s: WDState, uid: str) -> list[str]:
         for h in hexes:
             if h in out or s.units_at(h, other(side)) or weapons_barred(s, uid, h):
                 continue
-            c = enter_cost(s, uid, None, h)
-            if c is None or c > s.pos.impulse_mp or not s.stack_ok_with(h, uid):
+            c = enter_ticks(s, uid, None, h)
+            if c is None or c > s.pos.impulse_mp * MP_TICKS or not s.stack_ok_with(h, uid):
                 continue
             out.append(h)
     return sorted(out)
@@ -128,8 +128,8 @@ def check_enter(s: WDState, a: Act) -> None:
     if a.text("hex") not in entry_hexes(s, a.text("unit")):
         raise IllegalAction(f"{a.text('hex')} is not in an open entry area of {a.text('unit')}",
                             rule="Rule 17")
-    cost = enter_cost(s, a.text("unit"), None, a.text("hex"))
-    if cost is None or cost > s.pos.impulse_mp:
+    cost = enter_ticks(s, a.text("unit"), None, a.text("hex"))
+    if cost is None or cost > s.pos.impulse_mp * MP_TICKS:
         raise IllegalAction(f"{a.text('unit')} cannot pay to enter {a.text('hex')}",
                             rule="Rule 17.C")
 

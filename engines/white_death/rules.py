@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from fractions import Fraction
+from itertools import pairwise
 
 from engines.white_death.data import Tables, UnitDef, UnitType
+from engines.white_death.position import Q, q, q_cmp, q_sub
 
 
-def odds_column(tables: Tables, value: Fraction, defense: Fraction | int) -> int:
+def odds_column(tables: Tables, value: Q, defense: int) -> int:
     """Index of the odds column, rounded in the defender's favor; -1 below the first.
 
     Rule 9.C.3: "fractions always rounded in favor of the defender. Thus 29 conventional
@@ -21,15 +22,16 @@ def odds_column(tables: Tables, value: Fraction, defense: Fraction | int) -> int
     """
     if defense <= 0:
         return len(tables.columns) - 1
-    if value < 0:
+    n, d = value
+    if n < 0:
         return -1
     # the kit's odds_column, its columns' ratios read once per table rather than parsed
     # from their labels at every combat and fire plan (a listing's fire options ask it
-    # per target and amount)
-    ratio = Fraction(value) / Fraction(defense)
+    # per target and amount); a column a:b is reached when a/b <= n/(d * defense), in
+    # ints (tests/white_death/test_rules_tables.py: the kit's column for every value)
     best = -1
-    for i, key in enumerate(_keys(tables.columns)):
-        if key <= ratio:
+    for i, (a, b) in enumerate(_keys(tables.columns)):
+        if a * d * defense <= b * n:
             best = i
     return best
 
@@ -40,20 +42,20 @@ def _labels(columns: tuple[tuple[int, int], ...]) -> tuple[str, ...]:
 
 
 @functools.cache
-def _keys(columns: tuple[tuple[int, int], ...]) -> tuple[Fraction, ...]:
-    """The columns' ratios as the kit reads their labels (``hexkit.odds.parse_odds`` of
-    ``"a:b"``: ``a`` and ``b`` whole numbers, ``b`` not 0), checked as it checks them:
-    read from the pairs themselves, so that a fire command does not load the kit's odds
-    and compile its label pattern (1.9 M instructions, issue 35)."""
+def _keys(columns: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The columns' ratios ``(a, b)`` as the kit reads their labels
+    (``hexkit.odds.parse_odds`` of ``"a:b"``: ``a`` and ``b`` whole numbers, ``b`` not 0),
+    checked as it checks them: read from the pairs themselves, so that a fire command does
+    not load the kit's odds and compile its label pattern (1.9 M instructions, issue 35)."""
     labels = _labels(columns)
-    keys = []
     for (a, b), lab in zip(columns, labels, strict=True):
         if a < 0 or b <= 0:
             raise ValueError(f"{lab!r} is not an odds column like '3:1' or '1:2'")
-        keys.append(Fraction(a, b))
-    if not keys or keys != sorted(keys) or len(set(keys)) != len(keys):
+    # strictly increasing ratios, compared in ints (a1/b1 < a2/b2)
+    if not columns or any(a1 * b2 >= a2 * b1
+                          for (a1, b1), (a2, b2) in pairwise(columns)):
         raise ValueError(f"columns {list(labels)} must be strictly increasing")
-    return tuple(keys)
+    return columns
 
 
 def column_label(tables: Tables, col: int) -> str:
@@ -63,10 +65,10 @@ def column_label(tables: Tables, col: int) -> str:
     return f"{a}:{b}"
 
 
-def needed_for(tables: Tables, col: int, defense: int | Fraction) -> Fraction:
+def needed_for(tables: Tables, col: int, defense: int) -> Q:
     """The least fire value reaching column ``col`` against ``defense``."""
     a, b = tables.columns[col]
-    return Fraction(defense) * a / b
+    return q(defense * a, b)
 
 
 def conventional_result(tables: Tables, col: int, roll: int) -> int:
@@ -90,16 +92,21 @@ def conventional_loss(n: int, strength: int) -> int:
     return min(n, strength // 2)
 
 
-def barrage_column(tables: Tables, value: Fraction) -> int:
+def barrage_column(tables: Tables, value: Q) -> int:
     """Rule 11.B.2.A: the column whose lowest value is the highest not above the total;
-    -1 below the first."""
-    from engines.hexkit import odds  # here: only a barrage reads its columns so
+    -1 below the first (the kit's ``odds.threshold_column``, in ints)."""
+    bounds = tables.barrage_columns
+    if not bounds or any(x >= y for x, y in pairwise(bounds)):
+        raise ValueError(f"columns {[str(b) for b in bounds]} must be strictly increasing")
+    n, d = value
+    best = -1
+    for i, bound in enumerate(bounds):
+        if bound * d <= n:
+            best = i
+    return best
 
-    col = odds.threshold_column(value, tables.barrage_columns)
-    return -1 if col.below else col.index
 
-
-def split_barrage(tables: Tables, value: Fraction) -> list[int]:
+def split_barrage(tables: Tables, value: Q) -> list[int]:
     """Column indices of the attacks a barrage value is run as (Rule 11.B.2.A).
 
     Whole attacks at the top column, then one attack with the rest: 80 is one attack at
@@ -107,10 +114,12 @@ def split_barrage(tables: Tables, value: Fraction) -> list[int]:
     """
     top = tables.barrage_columns[-1]
     out: list[int] = []
-    rest = Fraction(value)
-    while rest >= top * 2 or (rest >= top and rest - top >= tables.barrage_columns[0]):
+    rest = value
+    while q_cmp(rest, (top * 2, 1)) >= 0 or (
+            q_cmp(rest, (top, 1)) >= 0
+            and q_cmp(q_sub(rest, (top, 1)), (tables.barrage_columns[0], 1)) >= 0):
         out.append(len(tables.barrage_columns) - 1)
-        rest -= top
+        rest = q_sub(rest, (top, 1))
     col = barrage_column(tables, rest)
     if col >= 0:
         out.append(col)
@@ -143,22 +152,27 @@ def airdrop_received(weather: str, roll: int) -> bool:
     return roll <= (2 if weather == "snow" else 4)
 
 
-def _battalion_equivalents(units: Sequence[UnitDef]) -> Fraction:
-    """Rule 4.A: "any one battalion counter, any two companies, or all of the companies of
-    a single battalion" is one battalion equivalent; all the companies of a battalion
-    (as many as the order of battle gives it) are one, not half a point each."""
-    total = Fraction(0)
+#: Rule 4.A's battalion equivalents of a counter by its size, in halves (a company is
+#: half of one): counted in ints
+_HALVES = {"I": 1, "II": 2, "III": 6, "X": 6}
+
+
+def _battalion_equivalents(units: Sequence[UnitDef]) -> int:
+    """Rule 4.A, in halves of a battalion equivalent: "any one battalion counter, any two
+    companies, or all of the companies of a single battalion" is one battalion
+    equivalent; all the companies of a battalion (as many as the order of battle gives
+    it) are one, not half a point each."""
+    total = 0
     by_battalion: dict[str, int] = {}
     whole = {u.battalion: u.companies for u in units if u.battalion}
     for u in units:
         if u.type.size == "I" and u.battalion:
             by_battalion[u.battalion] = by_battalion.get(u.battalion, 0) + 1
             continue
-        total += {"I": Fraction(1, 2), "II": Fraction(1), "III": Fraction(3),
-                  "X": Fraction(3)}.get(u.type.size, Fraction(1))
+        total += _HALVES.get(u.type.size, 2)
     for bn in sorted(by_battalion):
         n = by_battalion[bn]
-        total += Fraction(1) if 0 < whole[bn] <= n else Fraction(n, 2)
+        total += 2 if 0 < whole[bn] <= n else n
     return total
 
 
@@ -172,10 +186,10 @@ def german_stack_ok(units: Sequence[UnitDef]) -> bool:
         if u.type.size == "I":
             options.append(units[:i] + units[i + 1:])
     for rest in options:
-        be = _battalion_equivalents(rest)
-        if be <= 3:
+        halves = _battalion_equivalents(rest)
+        if halves <= 6:
             return True
-        if be <= 4 and len({u.div for u in rest}) == 1:
+        if halves <= 8 and len({u.div for u in rest}) == 1:
             return True
     return False
 

@@ -58,7 +58,7 @@ from engines.white_death.data import (
     UnitType,
 )
 from engines.white_death.notation import parse
-from engines.white_death.position import Position, U, position_from_data
+from engines.white_death.position import Position, U, check_amounts, position_from_data
 from engines.white_death.supply import ezoc, zoc_mark
 from engines.white_death.terrain import Terrain
 from engines.white_death.view import SIDE_COLOR, river_lines
@@ -168,9 +168,10 @@ class WDState(StepState[Position]):
             isinstance(body, Mapping) and "position" in body and "stack" in body) else None
         if pos is None:
             super().restore_body(body)
-            return
-        self.pos = pos
-        self.restore_stack(body["stack"])
+        else:
+            self.pos = pos
+            self.restore_stack(body["stack"])
+        check_amounts(self.pos)
 
     # ------------------------------------------------------------------ copying
 

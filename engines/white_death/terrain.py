@@ -18,17 +18,19 @@ and the hexes within two, the railroads, the edges, ticks) are asked of ``s.ter`
 from __future__ import annotations
 
 from collections.abc import Collection
-from fractions import Fraction
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from engines.hexkit.geometry import hexside
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.shared import fraction_type
 from engines.white_death.data import ALIASES, Catalog
 from engines.white_death.position import MP_TICKS
 from pbem.errors import ScenarioError
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     # the kit's movement costs, overlay and line of sight (with the graph searches and the
     # pricer they bring: ~7 M instructions) load where first used: a command whose
     # decision prices no move and traces no line (a fire, an advance, a supply answer)
@@ -49,22 +51,28 @@ LAKE_SIDES = ("lake", "partial_lake", "lake_partial")
 _TEC_FEATURES = ("town", "forest", "swamp", "high", "creek", "river")
 
 
+def mps(ticks: int) -> int | Fraction:
+    """``ticks`` as movement points: an int where whole, a Fraction made only where not
+    (the rules compare ticks; this is for a caller that asks in MPs)."""
+    whole, part = divmod(ticks, MP_TICKS)
+    return whole if not part else fraction_type()(ticks, MP_TICKS)
+
+
 
 class Compiled:
     """One mobility class's costs under one weather and set of bridges: the kit's
     :class:`StepCosts` (each row priced when first read: a listing reads the rows of
-    the hexes its units can reach, not the map's 10,000 steps), in ticks, hex index by
-    hex index, one per neighbour in the map's adjacency order (``None``: prohibited)."""
+    the hexes its units can reach, not the map's 10,000 steps), in ticks (the class's
+    costs are the chart's in ticks: :class:`~engines.white_death.data.Cost`), hex index
+    by hex index, one per neighbour in the map's adjacency order (``None``: prohibited)."""
 
-    __slots__ = ("costs", "k", "steps", "ticks")
+    __slots__ = ("costs", "steps", "ticks")
 
     def __init__(self, costs: StepCosts) -> None:
-        if MP_TICKS % costs.scale:
+        if costs.scale != 1:
             raise ScenarioError(f"{costs.move_class.name}: a movement cost finer than "
                                 f"1/{MP_TICKS} MP (Rule 7; MP_TICKS)")
         self.costs = costs
-        #: ticks in one of the kit's units
-        self.k = MP_TICKS // costs.scale
         self.ticks: list[tuple[int | None, ...] | None] = [None] * len(costs)
         #: single steps asked before their row, by ``(i, k)``
         self.steps: dict[tuple[int, int], int | None] = {}
@@ -72,9 +80,7 @@ class Compiled:
     def row(self, i: int) -> tuple[int | None, ...]:
         got = self.ticks[i]
         if got is None:
-            k = self.k
-            got = self.ticks[i] = tuple(None if c < 0 else c * k
-                                          for _, c in self.costs.row(i))
+            got = self.ticks[i] = tuple(None if c < 0 else c for _, c in self.costs.row(i))
         return got
 
     def step(self, i: int, k: int) -> int | None:
@@ -87,7 +93,7 @@ class Compiled:
         if key in self.steps:
             return self.steps[key]
         c = self.costs.step(i, k)
-        one = self.steps[key] = None if c < 0 else c * self.k
+        one = self.steps[key] = None if c < 0 else c
         return one
 
 
@@ -117,22 +123,11 @@ class Terrain:
         self._los: dict[tuple[str, str], bool] = {}
         self._sight: dict[tuple[str, str], int] = {}
         self._edges: dict[str, set[str]] = {}
-        tables = cat.tables
-        values = [v for row in tables.movement.values() for c in row.values()
-                  for v in (c.enter, c.leave)]
-        values += [v for row in tables.lake.values() for v in row.values()]
         #: ticks in a movement point: the position's unit (:data:`MP_TICKS`, a sixth:
         #: a road costs 1/2 or 1/3 of an MP), so that MPs spent and searches over many
-        #: moves add and compare ints, exactly, instead of Fractions
+        #: moves add and compare ints, exactly, instead of Fractions; the catalog holds
+        #: the charts' costs in ticks (a finer cost is refused as it is read: data.Cost)
         self.ticks = MP_TICKS
-        # an int's or a Fraction's denominator as it is: making a Fraction of each of the
-        # charts' 80-odd costs (an ABC check each) was 1 M instructions of every command
-        finer = sorted({Fraction(v) for v in values
-                        if v is not None and MP_TICKS % v.denominator})
-        if finer:
-            raise ScenarioError(f"a movement cost of {finer[0]} MP on the charts: the "
-                                f"position counts movement points in 1/{MP_TICKS} MPs "
-                                "(Rule 7; engines/white_death/position.py, MP_TICKS)")
 
     @staticmethod
     def of(cat: Catalog) -> Terrain:
@@ -315,23 +310,29 @@ class Terrain:
         return q
 
     def enter_cost(self, mob: str, frm: str | None, to: str, frozen: bool,
-                   bridges: Collection[str]) -> Fraction | None:
+                   bridges: Collection[str]) -> int | Fraction | None:
         """Rule 7's cost for mobility class ``mob`` to enter ``to`` from ``frm`` (``None``:
         from off the map), ``None`` if prohibited; Rule 16.B's banks aside (they depend on
-        the unit: :meth:`wrong_bank`)."""
+        the unit: :meth:`wrong_bank`). In MPs: :meth:`enter_ticks` is the rules' own."""
         t = self.enter_ticks(mob, frm, to, frozen, bridges)
-        return None if t is None else Fraction(t, MP_TICKS)
+        return None if t is None else mps(t)
 
     def step_cost_once(self, mob: str, frm: str, to: str, frozen: bool,
-                       bridges: Collection[str]) -> Fraction | None:
-        """:meth:`enter_cost` of a step asked once, where no move follows (an advance's,
+                       bridges: Collection[str]) -> int | Fraction | None:
+        """:meth:`step_ticks_once` in MPs."""
+        t = self.step_ticks_once(mob, frm, to, frozen, bridges)
+        return None if t is None else mps(t)
+
+    def step_ticks_once(self, mob: str, frm: str, to: str, frozen: bool,
+                        bridges: Collection[str]) -> int | None:
+        """:meth:`enter_ticks` of a step asked once, where no move follows (an advance's,
         Rule 9.D, after the fire that cleared the hex): read from the chart alone unless
         a listing compiled the costs already, the same cost as the compiled table's
         (tests/white_death/test_step_by_chart.py).  Compiling the table and the overlay it
         reads was 12 M instructions of such an act (issue 35); the moves of a movement
         phase, checked and replayed by the hundred, read the compiled table."""
         if (mob, frozen, frozenset(bridges)) in self._compiled:
-            return self.enter_cost(mob, frm, to, frozen, bridges)
+            return self.enter_ticks(mob, frm, to, frozen, bridges)
         return self._enter_cost(mob, frm, to, frozen, bridges)
 
     def enter_ticks(self, mob: str, frm: str | None, to: str, frozen: bool,
@@ -345,8 +346,7 @@ class Terrain:
         try:
             k = self.map.adjacency[i].index(index[to])
         except ValueError:  # not a step: asked of the chart directly
-            c = self._enter_cost(mob, frm, to, frozen, bridges)
-            return None if c is None else self.to_ticks(c)
+            return self._enter_cost(mob, frm, to, frozen, bridges)
         return self.move_costs(mob, frozen, bridges).step(i, k)
 
     def enter_row(self, mob: str, frm: str, frozen: bool,
@@ -381,13 +381,12 @@ class Terrain:
         key = (mob, to, frozen, to in bridges)
         got = self._entries.get(key, -1)
         if got == -1:
-            c = self._enter_cost(mob, None, to, frozen, bridges)
-            got = self._entries[key] = None if c is None else self.to_ticks(c)
+            got = self._entries[key] = self._enter_cost(mob, None, to, frozen, bridges)
         return got
 
     def _enter_cost(self, mob: str, frm: str | None, to: str, frozen: bool,
-                    bridges: Collection[str]) -> Fraction | None:
-        """Rule 7's cost through the hex kit: the mobility class's chart column
+                    bridges: Collection[str]) -> int | None:
+        """Rule 7's cost in ticks through the hex kit: the mobility class's chart column
         (:meth:`move_class`) read on the map as the weather and the bridges make it
         (:meth:`move_view`)."""
         cls = self.move_class(mob)
@@ -402,7 +401,10 @@ class Terrain:
             cost = cls.entry_cost(view, to, ("road",) if self.road_hex(to, bridges) else ())
         else:
             cost = cls.step_cost(view, frm, to)
-        return None if cost is None else Fraction(cost)
+        if cost is None or type(cost) is int:
+            return cost
+        raise ScenarioError(f"{cls.name}: a movement cost of {cost} ticks: the chart's "
+                            "costs are whole ticks (Rule 7; data.Cost)")
 
     def move_class(self, mob: str) -> MoveClass:
         """The Terrain Effects Chart's column for one mobility class, as the kit's
@@ -426,7 +428,7 @@ class Terrain:
         tables = self.cat.tables
         mv = tables.movement
         known = set(tables.defense)
-        enter: dict[str, Fraction | None] = {}
+        enter: dict[str, int | None] = {}
         fills: set[str] = set()
         towns: list[str] = []
         for t, tc in sorted(m.terrain_classes.items()):
@@ -447,8 +449,8 @@ class Terrain:
                 enter[t] = None
             else:
                 enter[t] = max(c for c in costs if c is not None)
-        feats: dict[str, Fraction | None] = {}
-        leave: dict[str, Fraction] = {}
+        feats: dict[str, int | None] = {}
+        leave: dict[str, int] = {}
         rivers: list[str] = []
         for f in sorted({f for fs in m.hex_features.values() for f in fs}):
             alias = ALIASES.get(f, f)
@@ -469,7 +471,7 @@ class Terrain:
         road = mv["road"][mob].enter
         if road is None:
             raise ScenarioError("the Terrain Effects Chart prohibits the road (Rule 7)")
-        sides: dict[str, Fraction | None] = {}
+        sides: dict[str, int | None] = {}
         lakes = (("full", ("lake",)), ("partial", ("partial_lake", "lake_partial")))
         for kind, kind_names in lakes:
             for n in kind_names:
@@ -560,11 +562,11 @@ class Terrain:
         goes = self.bank(to)
         return bool(came and goes and came != goes)
 
-    def enter_cost_terrain(self, mob: str, h: str) -> Fraction | None:
+    def enter_cost_terrain(self, mob: str, h: str) -> int | None:
         """1, or ``None`` where any of the hex's terrains prohibits the class (Rule 7)."""
         mv = self.cat.tables.movement
         costs = [mv[x][mob].enter for x in sorted(self.terrain(h)) if x in mv]
-        return None if any(c is None for c in costs) else Fraction(1)
+        return None if any(c is None for c in costs) else 1
 
     def lake_roll_due(self, afv: bool, frm: str, to: str, frozen: bool) -> bool:
         """Rule 13: an AFV crossing a lake hexside (13.A, frozen), or a hexside containing
@@ -599,7 +601,7 @@ def garrison_fixed(s: WDState, uid: str) -> bool:
     return u is not None and bool(u.garrison) and s.sc.opening and s.pos.turn == 1
 
 
-def enter_cost(s: WDState, uid: str, frm: str | None, to: str) -> Fraction | None:
+def enter_cost(s: WDState, uid: str, frm: str | None, to: str) -> int | Fraction | None:
     """Rule 7 cost to enter ``to`` (from ``frm``, or from off the map); None if P."""
     pos = s.pos
     frozen = pos.weather != "thaw"
@@ -616,7 +618,7 @@ def may_advance_into(s: WDState, uid: str, frm: str, to: str) -> bool:
     (:meth:`Terrain.step_cost_once`)."""
     pos = s.pos
     frozen = pos.weather != "thaw"
-    if s.ter.step_cost_once(s.utype(uid).mob, frm, to, frozen, pos.bridges) is None:
+    if s.ter.step_ticks_once(s.utype(uid).mob, frm, to, frozen, pos.bridges) is None:
         return False
     return frozen or not wrong_bank(s, uid, frm, to)
 

@@ -150,8 +150,8 @@ def _finish(s: WDState) -> list[Event]:
 
 def check_impulse(s: WDState, a: Act) -> None:
     s._need_phase("decision")
-    k = int(amount(a))
-    if amount(a).denominator != 1 or not 1 <= k <= s.pos.mps[s.pos.phasing]:
+    k, whole = amount(a)
+    if whole != 1 or not 1 <= k <= s.pos.mps[s.pos.phasing]:
         raise IllegalAction(f"the {s.pos.phasing} player may spend 1 to "
                             f"{s.pos.mps[s.pos.phasing]} movement points, not {a.text('n')}",
                             rule="Rule 5")
@@ -159,7 +159,7 @@ def check_impulse(s: WDState, a: Act) -> None:
 
 def do_impulse(st: WDState, a: Act) -> list[Event]:
     s = st.pos.phasing
-    k = int(amount(a))
+    k = amount(a)[0]  # whole: check_impulse
     st.pos.impulse_left_before = st.pos.mps[s]
     st.pos.impulse_mp = k
     st.pos.mps[s] -= k

@@ -18,6 +18,8 @@ from pbem.cli import (
     complete_game,
     console_width,
     echo,
+    echo_all,
+    event_lines,
     handled,
     hold_option,
     home_of,
@@ -123,13 +125,14 @@ def act_cmd(ctx: click.Context, game_ref: str, actions: tuple[str, ...], hold: b
             game.write()
         # made once, when the first line that names a unit needs them
         names = functools.cache(lambda: game.state.counters(game.side))
+        told: list[str] = []
         for text, events, rolls in done:
-            echo(f"{text}")
-            print_events(events, rolls, game.side, names)
+            told += [text, *event_lines(events, rolls, game.side, names)]
+        if sealed is None:
+            told.append(f"  {game.awaiting()}")
+        echo_all(told)  # one write (pbem.cli.print_events)
         if sealed is not None:
             sealed_note(game, sealed)
-            return
-        echo(f"  {game.awaiting()}")
 
 
 @click.command("setup")
@@ -237,8 +240,7 @@ def legal_cmd(ctx: click.Context, game_ref: str, focus: str | None, show_all: bo
         if grouped is None or (short and one is None):
             if focus and not actions:
                 echo(f"  no action names {focus} now")
-            for text in actions:
-                echo(f"  {text}")
+            echo_all([f"  {text}" for text in actions])  # one write (pbem.cli.print_events)
             return
         from pbem.choices import columns, count_words, folded, unit_table
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
 from engines.backhand import ENGINE
 from engines.backhand.position import other
 from engines.backhand.state import BBState
@@ -380,6 +382,33 @@ def test_7_0_a_unit_is_in_supply_exactly_when_the_net_says(
                 asked += len(got)
                 out += sum(1 for h, ok in got.items() if not ok and h not in enemy)
         assert asked > 5000 and out > 0, (asked, out)
+
+
+def test_7_0_a_supply_search_reads_a_hexs_column_off_its_number(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a unit's supply search (7.0) weighs each hex it meets by its distance
+    from the sources' column (a map edge, both sides' here), read off the hex's number
+    in the loop, not by asking the hex's cube coordinates of the data; each unit's
+    answer is the net's, at sampled decisions of a seeded playout."""
+    from engines.backhand import supply
+    from engines.backhand.data import Data
+
+    for s in _sampled("high-water-mark", "bbsupply/3", 600, 40):
+        m = s.data.map
+        for side in ("soviet", "german"):
+            assert len(supply._source_columns(s.data, side)) == 1
+        supply._DECIDED.clear()
+        supply._LAST_TRACE.clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(Data, "axial", lambda self, h: pytest.fail(f"axial({h})"))
+            got = {(u, x.at): supply.in_supply(s, x.at, s.side_of(u))
+                   for u, x in sorted(s.pos.units.items()) if x.at in m.terrain}
+        for (u, h), ok in got.items():
+            side = s.side_of(u)
+            net = supply_net(s, side)
+            assert ok == (h not in s.occupied(other(side)) and (
+                h in net or h in supply.supply_sources(s, side)
+                or any(y in net for y in m.neighbors(h)))), (u, h)
 
 
 def test_14_1_a_trace_is_searched_toward_the_sources_not_round_the_marker() -> None:

@@ -108,3 +108,23 @@ def test_a_hexs_cube_and_neighbours_need_no_table_of_the_whole_map() -> None:
     assert "0000" not in d.nbrs and d.nbrs.get("0000") is None
     with pytest.raises(KeyError):
         d.nbrs["0000"]
+
+
+def test_a_hexs_neighbours_are_read_off_the_maps_tables_once_they_are_made(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: once a search made the map's adjacency and index, a hex's neighbours
+    are read off them without HexMap.neighbors' checks and list (the supply check of
+    every unit, 7.0, reads some 300 hexes' after a received file's moves), the same
+    neighbours in hex order; a hex off the map is a KeyError as before."""
+    d = Data(load_scenario_dir(ENGINE_ID))
+    m = d.map
+    _ = m.adjacency, m.index
+    table = m.neighbor_table()
+
+    def asked(self: HexMap, h: str) -> list[str]:
+        raise AssertionError(f"HexMap.neighbors asked of {h}")
+
+    monkeypatch.setattr(HexMap, "neighbors", asked)
+    assert {h: d.nbrs[h] for h in m.terrain} == table
+    with pytest.raises(KeyError):
+        d.nbrs["0000"]

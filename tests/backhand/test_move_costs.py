@@ -219,7 +219,8 @@ def test_a_unit_that_moves_alone_is_not_looked_for_among_the_movers_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """15.0: 'move UNIT' is checked against that unit alone and moves it, without
     listing every unit that may move, twice (issue 35: 13 M instructions of a 12-file
-    game's receive); a formation's stack (15.2) still is, for its members free to move."""
+    game's receive); nor is a formation's stack (15.2), checked against that formation's
+    stacks and moving its members free to move (test_15_2_... below)."""
     from engines.backhand.steps import move
 
     asked: list[object] = []
@@ -241,5 +242,68 @@ def test_a_unit_that_moves_alone_is_not_looked_for_among_the_movers_again(
     s.apply("to 3716")
     asked.clear()
     s.apply("move LAH 2912")
-    assert len(asked) == 2  # the check's, and the stack's members
+    assert asked == []  # the formation's own stacks (movement.formation_movers)
     assert s.frame().args.units == ("LAH-2", "LAH-Pz")  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [
+    ("high-water-mark", "bbform/1"), ("backhand-blow", "bbform/2")])
+def test_15_2_a_checked_formation_move_takes_exactly_the_stacks_the_listing_offers(
+        scenario: str, seed: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """15.2: a received 'move FORMATION HEX' is checked against that formation's stacks
+    alone, not the listing of every unit's move (issue 35: two formation moves of a file
+    asked 500 units whether they may move); over seeded playouts of both scenarios, at
+    every movement decision, it takes every formation stack the listing offers and
+    refuses, in the listing's own words and rule, every other hex of every formation
+    (its units' hexes, a hex of no unit) and names that are no formation, and
+    moves the same units."""
+    from engines.backhand import movement
+    from engines.backhand.steps.move import MovePhase
+    from pbem.steps import Choice
+
+    st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+    assert isinstance(st, BBState)
+    phases = taken = refused = 0
+    asked: list[str] = []
+    may_move = movement.may_move
+
+    def counted(s: BBState, a: object, u: str) -> bool:
+        asked.append(u)
+        return may_move(s, a, u)  # type: ignore[arg-type]
+    for at in decisions(st, Chooser(seed), 3000):
+        assert isinstance(at, BBState)
+        if at.stack[-1].step != "move":
+            continue
+        phases += 1
+        a = at.stack[-1].args
+        step = at.steps["move"]
+        assert isinstance(step, MovePhase)
+        listed = {n: m for n, m in movement.movers(at, a) if len(n) > 1}
+        # a stack's hex, a box's units (no hex to name), a hex of no unit, no formation
+        names = {(fid, h) for fid, f in at.data.formations.items()
+                 for h in {at.pos.units[u].at for u in f.members} | {"3616"} if h.isdigit()}
+        names |= {("3-3", "3618"), ("NOPE", "3616")}
+        for fid, h in sorted(names):
+            action = w("move", fid, h)
+            got = []
+            for check in (MovePhase.check, Choice.check):
+                asked.clear()
+                with monkeypatch.context() as patch:
+                    patch.setattr(movement, "may_move", counted)
+                    try:
+                        check(step, at, a, action)
+                        got.append(None)
+                    except IllegalAction as exc:
+                        got.append((str(exc), exc.rule))
+                if check is MovePhase.check and got[-1] is None:
+                    assert asked == [], (fid, h)  # no unit's own move asked
+            assert got[0] == got[1], (fid, h, got)
+            assert (got[0] is None) == ((fid, h) in listed), (fid, h)
+            taken += got[0] is None
+            refused += got[0] is not None
+            if got[0] is None:  # the stack's units free to move go on to their hex
+                moved_on = at.clone()
+                moved_on.apply(action)
+                frame = moved_on.stack[-1]
+                assert frame.step == "move-to" and frame.args.units == listed[(fid, h)]
+    assert phases > 20 and taken > 10 and refused > 200, (phases, taken, refused)

@@ -325,7 +325,9 @@ TURN_UNWANTED = ("pbem.render", "rich", "pbem.web", "pbem.transport", "email", "
                  "pbem.play", "pbem.setup", "pbem.selfplay", "pbem.golden", "hypothesis",
                  "pytest", "importlib.metadata", "importlib.resources", "tempfile",
                  "zipfile", "tomllib", "rtoml", "http", "socket", "ssl", "asyncio",
-                 "cryptography.hazmat.primitives.serialization")
+                 "cryptography.hazmat.primitives.serialization",
+                 # a text file's codec looked up (gamefiles: the version read as bytes)
+                 "encodings.ascii")
 
 
 def test_real_engine_turn_commands_import_nothing_they_do_not_use(tmp_path: Path) -> None:

@@ -180,6 +180,31 @@ def test_prune_is_by_the_given_time(tmp_path: Path) -> None:
     assert datacache.prune(tmp_path / "missing") == []
 
 
+def test_prune_makes_no_path_per_entry(tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """One directory scan, each entry stat'ed by its path string: a Path made and
+    stat'ed per name cost 38 K instructions an entry, 1.3 M of a receive storing a new
+    entry in a home of 35 (issue 35); the same entries go, in the same order."""
+    import os
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    for name, age in (("toml-a.msgpack", 10), ("toml-b.msgpack", 40),
+                      ("hexmap-c.msgpack", 31), (".toml-d.msgpack.1.2.tmp", 2)):
+        (folder / name).write_bytes(b"")
+        os.utime(folder / name, (1_000_000_000 - age * 86400,) * 2)
+
+    def refused(*_: Any, **__: Any) -> Any:
+        raise AssertionError("a Path made for an entry")
+
+    monkeypatch.setattr(Path, "stat", refused)
+    monkeypatch.setattr(Path, "unlink", refused)
+    assert datacache.prune(folder, now=1_000_000_000) == [
+        ".toml-d.msgpack.1.2.tmp", "hexmap-c.msgpack", "toml-b.msgpack"]
+    monkeypatch.undo()
+    assert [p.name for p in folder.iterdir()] == ["toml-a.msgpack"]
+
+
 def test_an_entry_is_read_by_its_size(data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each entry asks for its own size (plus one byte), not MAX_ENTRY: a 32 MB buffer
     per entry was most of a 50-game status's reading (issue 19)."""

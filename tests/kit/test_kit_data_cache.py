@@ -141,6 +141,31 @@ def test_a_kept_map_reads_its_cells_and_neighbors_when_first_asked(
         _same_map(again, built)
 
 
+def test_a_kept_neighbor_table_is_msgpacks_tuples_and_a_damaged_one_is_made_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: the kept neighbour table is read as the tuples the map holds (msgpack
+    makes them), not as lists turned into tuples hex by hex: the table read back is the
+    one unpacked, the built map's value. One whose rows are not lists of neighbours (a
+    damaged entry) is made again from the map, where turning it into tuples raised."""
+    sset = load_scenario_path(files("scenarios") / "white-death", label="wd")
+    built = scenario._build_map(sset.docs[sset.map_doc or ""])
+    data = scenario._map_data(built)
+    made: list[Any] = []
+    real_unpack = msgpack.unpackb
+
+    def keeping(blob: bytes, **kwargs: Any) -> Any:
+        made.append(real_unpack(blob, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(msgpack, "unpackb", keeping)
+    kept = scenario._map_from_data(data)
+    assert kept.adjacency == built.adjacency and kept.adjacency is made[-1]
+    monkeypatch.setattr(msgpack, "unpackb", real_unpack)
+    for bad in ([1] * len(built.ids), [[0]] * (len(built.ids) - 1), {"a": 1}):
+        again = scenario._map_from_data({**data, "adjacency": msgpack.packb(bad)})
+        assert again.adjacency == built.adjacency
+
+
 @pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
                                        "48th-panzer-korps", "mortain"])
 def test_a_kept_map_makes_its_hexside_and_area_tables_when_first_asked(engine_id: str) -> None:
@@ -584,3 +609,60 @@ def test_a_kept_set_reads_each_scenarios_head_without_its_whole_file(
             damaged.__dict__["_scenario_packed"] = bad
             assert damaged.get_str("scenario", "title") == heads[sid][0]
             assert "data" in damaged.__dict__
+
+
+def test_a_set_whose_tables_were_checked_makes_no_typed_view_again(
+        data_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a load checks every table by making its typed view (a CRT's odds
+    columns); the set's kept entry then says so, and a later load of the same files by
+    the same kit makes none (Backhand Blow made its CRT, and loaded the odds module, at
+    every command, where only an attack reads it).  The tables are the same; a table
+    edited into a bad one is refused again, load after load, and never said checked."""
+    copy = tmp_path / "tiny"
+    shutil.copytree(TINY, copy)
+    made: list[str] = []
+    real_typed = scenario.typed
+
+    def counting(table: Any) -> Any:
+        made.append(table.name)
+        return real_typed(table)
+
+    monkeypatch.setattr(scenario, "typed", counting)
+    first = load_scenario_path(copy)
+    assert made and first.tables
+    made.clear()
+    again = load_scenario_path(copy)
+    assert made == []
+    assert dict(again.tables) == dict(first.tables)
+    assert again.odds_crt("crt").table == first.odds_crt("crt").table
+    tables = copy / "tables.toml"
+    tables.write_text(tables.read_text().replace('"1:3"', '"x:y"', 1))  # no odds
+    for _ in range(2):
+        made.clear()
+        with pytest.raises(ScenarioError):
+            load_scenario_path(copy)
+        assert "crt" in made
+
+
+@pytest.mark.parametrize("engine_id", ["backhand-blow", "white-death"])
+def test_a_kept_neighbour_table_is_the_table_read_back(
+        engine_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a map read back from the data cache takes its neighbour table as the
+    tuples msgpack reads, not lists each copied into a tuple (a command's first search
+    made 2,091 lists and 2,092 tuples of Backhand Blow's map); the table is the built
+    map's."""
+    sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
+    built = scenario._build_map(sset.docs[sset.map_doc or ""])
+    kept = scenario._map_from_data(scenario._map_data(built))
+    read: list[Any] = []
+    unpack = msgpack.unpackb
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        read.append(unpack(*args, **kwargs))
+        return read[-1]
+
+    monkeypatch.setattr(scenario.msgpack, "unpackb", spy)
+    table = kept.adjacency
+    assert table == built.adjacency
+    assert any(r is table for r in read)
+    assert all(type(row) is tuple for row in table)

@@ -150,6 +150,53 @@ def test_a_search_for_one_goal_agrees_with_the_whole_search(
             assert goal not in found.cost
 
 
+@settings(max_examples=30, deadline=None)
+@given(small_worlds(), st.data())
+def test_a_search_asks_a_blocking_test_once_a_hex_within_the_allowance(
+        world: tuple[HexMap, str, Cost, frozenset[str], ZocPolicy], data: st.DataObject) -> None:
+    """``blocked`` given as a test is asked of a hex the search can afford to enter, once
+    (issue 35: Backhand Blow's check of a received move asks a closure, which was asked
+    for every step into a hex, from up to six sides, and for steps over the allowance),
+    and the search finds what it finds with the same hexes blocked as a set."""
+    m, start, allowance, zoc, policy = world
+    blocked = frozenset(data.draw(st.lists(st.sampled_from(m.ids), max_size=3)))
+    costs = MoveCosts(m, LEG)
+    asked: list[str] = []
+
+    def test(h: str) -> bool:
+        asked.append(h)
+        return h in blocked
+
+    for goal in (None, *m.ids):
+        asked.clear()
+        by_test = reachable(costs, start, allowance, zoc=zoc, policy=policy, blocked=test,
+                            goal=goal)
+        by_set = reachable(costs, start, allowance, zoc=zoc, policy=policy, blocked=blocked,
+                           goal=goal)
+        assert by_test == by_set
+        free = [h for h in asked if h not in blocked]
+        assert len(free) == len(set(free)), asked  # a free hex is entered once asked
+        if goal is None:  # every hex met within the allowance is in the whole reach
+            assert set(free) <= set(by_set.cost)
+
+
+@settings(max_examples=30, deadline=None)
+@given(small_worlds())
+def test_a_search_for_a_goal_gives_the_hexes_it_finished(
+        world: tuple[HexMap, str, Cost, frozenset[str], ZocPolicy]) -> None:
+    """With a goal, the costs, the predecessors and the stops are those of the hexes
+    whose cost is final, each the whole search's: not of every hex met on the way."""
+    m, start, allowance, zoc, policy = world
+    costs = MoveCosts(m, LEG)
+    reach = reachable(costs, start, allowance, zoc=zoc, policy=policy)
+    for goal in m.ids:
+        found = reachable(costs, start, allowance, zoc=zoc, policy=policy, goal=goal)
+        assert set(found.prev) <= set(found.cost) and found.stops <= set(found.cost)
+        assert all(reach.cost[h] == c for h, c in found.cost.items())
+        assert found.stops == reach.stops & set(found.cost)
+        assert list(found.cost) == sorted(found.cost)
+
+
 @settings(max_examples=60, deadline=None)
 @given(small_worlds(), st.data())
 def test_the_steered_search_reaches_a_goal_exactly_when_the_whole_search_does(

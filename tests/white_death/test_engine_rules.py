@@ -218,7 +218,7 @@ def test_intrinsic_garrisons_west_of_the_lowatj(engine: WhiteDeath) -> None:
     # test map: towns with a railroad west of the Lowatj (column 12), not Velikiye Luki
     assert garrisons == ["garrison/0312", "garrison/0704"]
     g = s.udef("garrison/0312")
-    assert g.type.cf == 4 and g.strength == 1 and g.type.personnel
+    assert g.type.cf == (4, 1) and g.strength == 1 and g.type.personnel
     # the Soviet player does not see it on the map
     view = s.view("soviet")
     assert not any(p.id.startswith("garrison/") for p in view.pieces)
@@ -336,7 +336,7 @@ def test_15_isolation_halves_fire_and_worsens_morale(engine: WhiteDeath) -> None
     s = position(engine, '[units]\n"I/504" = "1010"\n' + "".join(
         f'"{uid}" = "{h}"\n' for uid, h in zip(uids, ring, strict=False)))
     assert isolated(s, "I/504")
-    assert fire_value(s, "I/504", "conv", "1110", False) == 4  # 2 x 4 halved
+    assert fire_value(s, "I/504", "conv", "1110", False) == (4, 1)  # 2 x 4 halved
     assert morale_modifiers(s, "I/504", 0) == 1
 
 

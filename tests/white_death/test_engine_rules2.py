@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from engines.white_death import WhiteDeath
 from engines.white_death.artillery import _on_barrage
 from engines.white_death.assault import firers, pool, targets
@@ -65,7 +63,7 @@ def test_11_A_soviet_support_only_from_own_division(engine: WhiteDeath) -> None:
     before = pool(s, "conv")
     s.apply("support with 918A/357")
     # 2 x 5 = 10 at distance 2 of range 6: full value
-    assert pool(s, "conv") == before + 10
+    assert pool(s, "conv") == (before[0] + 10, 1)
 
 
 def test_10_afv_defense_is_one_less_in_town(engine: WhiteDeath) -> None:
@@ -84,8 +82,8 @@ def test_21_A_close_combat_units_double_in_towns(engine: WhiteDeath) -> None:
         "Pi/83" = "1810"
         "I/504" = "1910"
     """)
-    assert fire_value(s, "Pi/83", "conv", "1810", False) == 18  # 3 x 3 x 2 (Rule 21.A)
-    assert fire_value(s, "I/504", "conv", "1910", False) == 8
+    assert fire_value(s, "Pi/83", "conv", "1810", False) == (18, 1)  # 3 x 3 x 2 (Rule 21.A)
+    assert fire_value(s, "I/504", "conv", "1910", False) == (8, 1)
 
 
 def test_13_ice_roll_for_afvs_on_lakes(engine: WhiteDeath) -> None:
@@ -288,7 +286,7 @@ def test_9_fractions_are_exact(engine: WhiteDeath) -> None:
         "1188/357" = {hex = "2010", strength = 5}
     """)
     # 1/4 x 5 = 5/4 antitank, halved when isolated: never rounded
-    assert fire_value(s, "1188/357", "at", "1910", False) == Fraction(5, 4)
+    assert fire_value(s, "1188/357", "at", "1910", False) == (5, 4)
 
 
 def test_22_garrison_artillery_may_deploy_on_turn_one(engine: WhiteDeath) -> None:
@@ -357,7 +355,7 @@ def test_failed_barrage_check_silences_defensive_fire(engine: WhiteDeath) -> Non
     """)
     declare_assault(s, "1510", "1188/357")
     assert firers(s, "conv") == ["I/505"]
-    assert pool(s, "conv") == 8
+    assert pool(s, "conv") == (8, 1)
 
 
 def test_10_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
@@ -369,7 +367,7 @@ def test_10_afvs_take_only_antitank_fire(engine: WhiteDeath) -> None:
     declare_assault(s, "1510", "tk/18M")
     refused(s, "fire 8 at tk/18M", "Rule 9.B")  # AFVs are never fired at conventionally
     assert targets(s, "at") == ["tk/18M"]
-    assert pool(s, "at") == 1  # I/504: 1/4 x 4
+    assert pool(s, "at") == (1, 1)  # I/504: 1/4 x 4
 
 
 def test_18_turn_10_tank_brigade_refit(engine: WhiteDeath) -> None:

@@ -75,7 +75,7 @@ def test_default_allocation_is_the_decision_default(engine: WhiteDeath) -> None:
     shares = default_allocation(s)
     # 8 conventional points shared equally by the two assaulting personnel units
     assert sorted((t, k, v) for t, k, v in shares) == [
-        ("1/31R", "conv", Fraction(4)), ("1188/357", "conv", Fraction(4))]
+        ("1/31R", "conv", (4, 1)), ("1188/357", "conv", (4, 1))]
     events = s.apply(d.default)
     assert sum("Default allocation" in e.text for e in events) == 2
 
@@ -154,7 +154,7 @@ def test_19_bunkers_add_their_strength_to_defensive_fire(engine: WhiteDeath) -> 
         "1188/357" = "1307"
     """)
     declare_assault(s, "1207", "1188/357")
-    assert pool(s, "conv") == 8 + 10  # I/277 (2 x 4) and the bunker (1 x 10), Rule 19
+    assert pool(s, "conv") == (8 + 10, 1)  # I/277 (2 x 4) and the bunker (1 x 10), Rule 19
 
 
 def test_12_no_assault_into_prohibited_terrain(engine: WhiteDeath) -> None:

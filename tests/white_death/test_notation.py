@@ -4,8 +4,6 @@ actions by them."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import pytest
 
 from engines.white_death import WhiteDeath
@@ -27,7 +25,7 @@ def test_an_action_names_its_units_and_hexes_by_its_form() -> None:
 def test_an_amount_is_written_one_way() -> None:
     # Rules 9, 10: fire points may be fractions; "6/2" is the action "fire 3"
     assert parse("fire 6/2 at I/277").notation() == "fire 3 at I/277"
-    assert amount(parse("fire antitank 3/2 at I/277")) == Fraction(3, 2)
+    assert amount(parse("fire antitank 3/2 at I/277")) == (3, 2)
     assert parse("impulse 04") == act("impulse", n=4)
 
 

@@ -4,7 +4,6 @@ save form is derived by pbem.codec, and a clone's copy shares nothing that chang
 from __future__ import annotations
 
 import dataclasses
-from fractions import Fraction
 from typing import Any
 
 from engines.white_death.position import (
@@ -22,7 +21,7 @@ from pbem import canonical, codec
 
 
 def _combat(h: str) -> Combat:
-    return Combat(h, "18M", ["art/7"], [Allocation("I/504", "conv", Fraction(7, 2))],
+    return Combat(h, "18M", ["art/7"], [Allocation("I/504", "conv", (7, 2))],
                   ["I/277"])
 
 

@@ -7,12 +7,15 @@ the rule, and asserts what the book says.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from engines.white_death import WhiteDeath, rules
 from engines.white_death.assault import firers, pool
 from engines.white_death.data import UnitDef
 from engines.white_death.movement import left, move_cost, rail_destinations
+from engines.white_death.position import MP_TICKS
 from engines.white_death.reinforcements import entry_hexes
 from engines.white_death.state import WDState
 from engines.white_death.supply import ezoc, isolated
@@ -192,7 +195,7 @@ def test_12_B_defensive_fire_down_a_slope_doubles_only_the_units(
     declare_assault(s, "0604", "1188/357")
     s.apply("high intensity")
     s.apply("support with I/291A")
-    assert pool(s, "conv") == 17
+    assert pool(s, "conv") == (17, 1)
     s.apply("fire 17 at 1188/357")
     s.apply("done firing")
     purpose = s.chance_request().purpose
@@ -380,13 +383,14 @@ def test_20_A_built_bridge_is_a_road_hex(engine: WhiteDeath) -> None:
     s.apply("impulse 5")
     s.apply("build bridge Brueck/LIX")
     assert "1202" in s.pos.bridges
-    road = s.cat.tables.movement["road"]["l"].enter
+    road = Fraction(s.cat.tables.movement["road"]["l"].enter or 0, MP_TICKS)  # ticks
     assert enter_cost(s, "I/504", "1303", "1202") == road  # along the road onto the bridge
     s.apply("move I/504 1303 1202")
     assert left(s, "I/504") == 5 - road
     assert enter_cost(s, "I/504", "1202", "1303") == road  # and off it onto the road
     # from a hex without a road it is the hex's other terrain (Rule 7's example)
-    assert enter_cost(s, "I/504", "1102", "1202") == s.cat.tables.movement["clear"]["l"].enter
+    assert enter_cost(s, "I/504", "1102", "1202") == Fraction(
+        s.cat.tables.movement["clear"]["l"].enter or 0, MP_TICKS)
 
 
 # ---------------------------------------------------------------- Rule 4.A
@@ -483,7 +487,7 @@ def test_11_A_1_artillery_in_the_assaulted_hex_may_support_it(engine: WhiteDeath
     assert "I/291A" in before  # it could fire its own factor
     s.apply("support with I/291A")
     assert "I/291A" not in firers(s, "conv")  # ... or support, not both
-    assert pool(s, "conv") == 8 + 3  # its support at low intensity (factor 1 x 3)
+    assert pool(s, "conv") == (8 + 3, 1)  # its support at low intensity (factor 1 x 3)
 
 
 def test_11_B_1_an_assaulting_unit_does_not_barrage(engine: WhiteDeath) -> None:

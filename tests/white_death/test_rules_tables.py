@@ -9,6 +9,7 @@ import pytest
 from engines.hexkit import odds
 from engines.white_death import WhiteDeath, rules
 from engines.white_death.data import Catalog
+from engines.white_death.position import MP_TICKS
 
 
 def cat(engine: WhiteDeath) -> Catalog:
@@ -17,11 +18,11 @@ def cat(engine: WhiteDeath) -> Catalog:
 
 def test_9_odds_of_29_against_10_are_2_to_1(engine: WhiteDeath) -> None:
     t = cat(engine).tables
-    col = rules.odds_column(t, Fraction(29), 10)
+    col = rules.odds_column(t, (29, 1), 10)
     assert rules.column_label(t, col) == "2:1"  # Rule 9.C.3
-    assert rules.column_label(t, rules.odds_column(t, Fraction(30), 10)) == "3:1"
-    assert rules.column_label(t, rules.odds_column(t, Fraction(9), 10)) == "1:2"
-    assert rules.odds_column(t, Fraction(2), 10) == -1  # below 1:4: no effect
+    assert rules.column_label(t, rules.odds_column(t, (30, 1), 10)) == "3:1"
+    assert rules.column_label(t, rules.odds_column(t, (9, 1), 10)) == "1:2"
+    assert rules.odds_column(t, (2, 1), 10) == -1  # below 1:4: no effect
 
 
 def test_9_odds_columns_are_the_kits(engine: WhiteDeath) -> None:
@@ -31,12 +32,13 @@ def test_9_odds_columns_are_the_kits(engine: WhiteDeath) -> None:
     t = cat(engine).tables
     labels = [f"{a}:{b}" for a, b in t.columns]
     seen = set()
-    for defense in (1, 2, 3, 7, 10, Fraction(5, 2), Fraction(1, 4)):
-        for twelfths in range(0, 12 * 12 * 10 + 1, 5):
+    for defense in (1, 2, 3, 7, 10, 14, 20):
+        for twelfths in range(0, 12 * 12 * 20 + 1, 5):
             value = Fraction(twelfths, 12)
             kit = odds.odds_column(value, Fraction(defense), labels)
             want = -1 if kit.below else kit.index
-            assert rules.odds_column(t, value, defense) == want, (value, defense)
+            pair = (value.numerator, value.denominator)  # the rules' exact pair
+            assert rules.odds_column(t, pair, defense) == want, (value, defense)
             seen.add(want)
     assert seen == set(range(-1, len(t.columns)))
 
@@ -57,7 +59,7 @@ def test_9_column_ratios_are_the_kits_reading_of_their_labels(
     except (ValueError, AssertionError) as e:
         want = str(e) if isinstance(e, ValueError) else "increasing"
     try:
-        got: object = list(rules._keys(columns))
+        got: object = [Fraction(a, b) for a, b in rules._keys(columns)]
     except ValueError as e:
         got = str(e) if "odds column" in str(e) else "increasing"
     assert got == want
@@ -66,8 +68,8 @@ def test_9_column_ratios_are_the_kits_reading_of_their_labels(
 def test_10_fractional_antitank_values_are_kept(engine: WhiteDeath) -> None:
     t = cat(engine).tables
     # Rule 10.C.1: 1/4 x 6 = 3/2 against defense 2 is not rounded up to 1:1
-    assert rules.column_label(t, rules.odds_column(t, Fraction(3, 2), 2)) == "1:2"
-    assert rules.needed_for(t, rules.odds_column(t, Fraction(2), 2), 2) == 2
+    assert rules.column_label(t, rules.odds_column(t, (3, 2), 2)) == "1:2"
+    assert rules.needed_for(t, rules.odds_column(t, (2, 1), 2), 2) == (2, 1)
 
 
 def test_9_C_4_mc3_on_a_strength_3_unit() -> None:
@@ -106,16 +108,16 @@ def test_15_D_1_air_drop_bands() -> None:
 def test_11_B_2_A_barrage_of_80_is_two_attacks(engine: WhiteDeath) -> None:
     # Rule 11.B.2.A: 80 = one attack at the top column and one at 20-29
     t = cat(engine).tables
-    cols = rules.split_barrage(t, Fraction(80))
+    cols = rules.split_barrage(t, (80, 1))
     assert [t.barrage_columns[c] for c in cols] == [60, 20]
-    assert [t.barrage_columns[c] for c in rules.split_barrage(t, Fraction(25))] == [20]
-    assert rules.split_barrage(t, Fraction(1, 2)) == []
+    assert [t.barrage_columns[c] for c in rules.split_barrage(t, (25, 1))] == [20]
+    assert rules.split_barrage(t, (1, 2)) == []
 
 
 def test_7_draft_creek_costs(engine: WhiteDeath) -> None:
     # Rule 7: draft pays 1 to enter a creek hex, 1 along it, 2 to leave
     creek = cat(engine).tables.movement["creek"]["d"]
-    assert (creek.enter, creek.leave) == (1, 2)
+    assert (creek.enter, creek.leave) == (1 * MP_TICKS, 2 * MP_TICKS)  # in ticks
     assert cat(engine).tables.movement["forest"]["t"].enter is None  # P (Rule 12.A)
     assert cat(engine).tables.defense["clear"]["P"] == 6  # Rule 9.C.2
 
@@ -152,19 +154,61 @@ def test_every_stand_in_is_marked(engine: WhiteDeath) -> None:
     assert ("schedule.toml", "common") in where
 
 
-def test_7_a_table_number_written_alike_is_one_fraction(engine: WhiteDeath) -> None:
-    """The Terrain Effects Chart (Rule 7) and the Unit Identification Chart (Rule 2)
-    write the same few numbers many times ("1", "2", "1/2"): each text is read into one
-    Fraction, shared by every place that writes it (issue 35: parsing them one by one
-    was 1.6 M instructions of every command that loads the catalog), and equal to what
-    the text says."""
+def test_7_every_chart_number_is_its_texts_fraction(engine: WhiteDeath) -> None:
+    """The Terrain Effects Chart (Rule 7), the lake hexsides (Rule 13) and the Unit
+    Identification Chart (Rule 2) are read in ints (issue 35: no Fraction made): every
+    cost is its text's Fraction in ticks, every factor its text's Fraction as a pair."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "scenarios" / "white-death"
+    raw = tomllib.loads((root / "tables.toml").read_text(encoding="utf-8"))
     t = cat(engine).tables
-    costs = [c.enter for row in t.movement.values() for c in row.values()
-             if c.enter is not None]
-    ones = [c for c in costs if c == 1]
-    assert len(ones) > 1 and all(c is ones[0] for c in ones)
-    assert {Fraction(1, 2), Fraction(1)} <= set(costs)
-    types = cat(engine).types.values()
-    by_value: dict[Fraction, Fraction] = {}
-    for u in types:
-        assert by_value.setdefault(u.cf, u.cf) is u.cf
+
+    def want(text: str) -> int | None:
+        return None if text == "P" else int(Fraction(text) * MP_TICKS)
+
+    seen = 0
+    for terr, row in t.movement.items():
+        for mob, c in row.items():
+            text = raw["movement"][terr][mob]
+            enter, _, leave = text.partition("-")
+            assert (c.enter, c.leave) == (want(enter), want(leave or "0")), (terr, mob)
+            seen += 1
+    for key, lrow in t.lake.items():
+        for mob, v in lrow.items():
+            assert v == want(raw["lake_hexside"][key][mob]), (key, mob)
+            seen += 1
+    units = tomllib.loads((root / "units.toml").read_text(encoding="utf-8"))["types"]
+    for key, u in cat(engine).types.items():
+        spec = units[key]
+        for got, text in ((u.cf, str(spec["cf"]).lstrip("*")), (u.atf, str(spec["atf"]))):
+            f = Fraction(text)
+            assert got == (f.numerator, f.denominator), (key, text)
+            seen += 1
+    assert seen > 150
+
+
+
+
+def test_7_a_chart_number_written_alike_is_read_once(engine: WhiteDeath) -> None:
+    """The Terrain Effects Chart (Rule 7) and the Unit Identification Chart (Rule 2)
+    write the same few numbers many times ("1", "2", "1/2"): each text is read once, into
+    one Cost or one pair shared by every place that writes it (issue 35: reading the 84
+    costs and 80-odd factors one by one was about 1 M instructions of every command that
+    loads the catalog)."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "scenarios" / "white-death"
+    raw = tomllib.loads((root / "tables.toml").read_text(encoding="utf-8"))["movement"]
+    t = cat(engine).tables
+    by_text: dict[str, object] = {}
+    for terr, row in t.movement.items():
+        for mob, c in row.items():
+            assert by_text.setdefault(raw[terr][mob], c) is c, (terr, mob)
+    assert len(by_text) < sum(len(row) for row in t.movement.values()) // 3
+    factors: dict[object, object] = {}
+    for u in cat(engine).types.values():
+        for f in (u.cf, u.atf):
+            assert factors.setdefault(f, f) is f

@@ -14,6 +14,7 @@ import pytest
 
 from engines.white_death import ENGINE, WhiteDeath
 from engines.white_death.data import MOBILITIES, Catalog
+from engines.white_death.position import MP_TICKS
 from engines.white_death.state import WDState
 from engines.white_death.terrain import Terrain
 
@@ -22,7 +23,8 @@ from .conftest import clear_board, fresh, put
 
 def _old_chart(ter: Terrain, mob: str, frm: str | None, to: str, frozen: bool,
                bridges: Collection[str]) -> Fraction | None:
-    """The chart read as before: through the overlay in every thaw."""
+    """The chart read as before: through the overlay in every thaw (in MPs: the
+    class's costs are ticks)."""
     cls = ter.move_class(mob)
     view = ter.map
     if not frozen or to in bridges or (frm is not None and frm in bridges):
@@ -31,7 +33,7 @@ def _old_chart(ter: Terrain, mob: str, frm: str | None, to: str, frozen: bool,
         cost = cls.entry_cost(view, to, ("road",) if ter.road_hex(to, bridges) else ())
     else:
         cost = cls.step_cost(view, frm, to)
-    return None if cost is None else Fraction(cost)
+    return None if cost is None else Fraction(cost, MP_TICKS)
 
 
 def _steps(cat: Catalog, every: int) -> Iterator[tuple[str, str]]:

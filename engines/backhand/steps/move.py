@@ -5,7 +5,14 @@ from __future__ import annotations
 from engines.backhand.control import control_events, put
 from engines.backhand.data import roll_lookup
 from engines.backhand.fronts import ap_left, paying_front
-from engines.backhand.movement import destinations, may_move, movers, pays, reaches
+from engines.backhand.movement import (
+    destinations,
+    formation_movers,
+    may_move,
+    movers,
+    pays,
+    reaches,
+)
 from engines.backhand.notation import moved, w
 from engines.backhand.position import Cities, MoveArgs, PhaseArgs
 from engines.backhand.state import BBState
@@ -38,7 +45,10 @@ class MovePhase(SideChoice):
         every move is checked): 'end', or a unit or formation stack that may move."""
         if isinstance(action, Act) and action.kind in ("end", "move"):
             name = () if action.kind == "end" else moved(action)
-            if not name or (name in {n for n, _ in movers(s, a)} if len(name) > 1 else
+            # a formation's stack (15.2) asked of that formation's stacks alone, where
+            # movers lists every unit's move before them (no unit's name has two words)
+            if not name or (name in {n for n, _ in formation_movers(s, a, name[0])}
+                            if len(name) > 1 else
                             name[0] in s.pos.units and may_move(s, a, name[0])):
                 return
         super().check(s, a, action)
@@ -85,7 +95,8 @@ class MovePhase(SideChoice):
         name = moved(action)
         # a unit moves alone (what check took is listed); only a formation's stack (15.2)
         # is asked of the movers, for its members free to move from its hex
-        units = name if len(name) == 1 else next(m for n, m in movers(s, a) if n == name)
+        units = name if len(name) == 1 else next(
+            m for n, m in formation_movers(s, a, name[0]) if n == name)
         flow.call("move-to", MoveArgs(a.side, a.kind, units, s.pos.units[units[0]].at))
         return []
 
