@@ -217,10 +217,7 @@ class Doc(Shared):
         return kept if kept is not None and list(kept) == ["scenario"] else None
 
     def _walk(self, path: Sequence[Key]) -> Any:
-        node: Any = (self._head if len(path) and path[0] == "scenario"
-                     and "data" not in self.__dict__ else None)
-        if node is None:
-            node = self.data
+        node: Any = self.data
         for k in path:
             node = node[k]
         return node
@@ -1162,6 +1159,24 @@ _Read = tuple[dict[str, Doc], "bytes | None", "list[Any] | None", bool]
 _CHECKED = "tables-checked"
 
 
+def _with_head(doc: Doc, packed: bytes) -> None:
+    """Give ``doc`` its ``[scenario]`` table kept on its own (:attr:`Doc._head`), read
+    by its own walk until its whole tables are decoded; every other file keeps the plain
+    walk, which White Death's and Mortain's loads take thousands of times."""
+    doc.__dict__["_scenario_packed"] = packed
+
+    def walk(path: Sequence[Key]) -> Any:
+        node: Any = (doc._head if len(path) and path[0] == "scenario"
+                     and "data" not in doc.__dict__ else None)
+        if node is None:
+            node = doc.data
+        for k in path:
+            node = node[k]
+        return node
+
+    doc.__dict__["_walk"] = walk
+
+
 def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
     """Every file of ``found`` read and parsed, each named ``prefix/name``.
 
@@ -1225,7 +1240,7 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
             doc.__dict__["stand_ins"] = tuple(StandIn(name, where, reason)
                                               for where, reason in stand_ins)
             if head:
-                doc.__dict__["_scenario_packed"] = head
+                _with_head(doc, head)
         else:
             return docs, key, kept, checked
     docs = {short: parse_doc(name, raw)

@@ -606,7 +606,7 @@ def test_a_kept_set_reads_each_scenarios_head_without_its_whole_file(
         kept = again.scenario(sid)
         for bad in (b"\xc1", msgpack.packb({"other": 1}), msgpack.packb([1])):
             damaged = dataclasses.replace(kept)
-            damaged.__dict__["_scenario_packed"] = bad
+            scenario._with_head(damaged, bad)
             assert damaged.get_str("scenario", "title") == heads[sid][0]
             assert "data" in damaged.__dict__
 
