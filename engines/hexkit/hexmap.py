@@ -30,6 +30,16 @@ _EMPTY: frozenset[str] = frozenset()
 _NO_SIDES: frozenset[Hexside] = frozenset()
 
 
+def areas_by_hex(areas: Mapping[str, Iterable[HexId]]) -> dict[HexId, tuple[str, ...]]:
+    """Each hex of ``areas`` with the names of the areas that list it, in their order:
+    :meth:`HexMap.areas_of`, and what a kept map's records hold of it."""
+    by: dict[HexId, list[str]] = {}
+    for name, hexes in areas.items():
+        for h in hexes:
+            by.setdefault(h, []).append(name)
+    return {h: tuple(names) for h, names in by.items()}
+
+
 #: the six steps of :data:`~engines.hexkit.geometry.DIRECTIONS`, in its order, as
 #: (column, row) steps from a hex, by the grid's parity and the lowest bit of the hex's
 #: column: the cube conversion's (evenq/oddq), which depend on nothing else of the hex
@@ -367,6 +377,20 @@ class HexMap(Shared):
     def side_features(self, a: HexId, b: HexId) -> frozenset[str]:
         return self.hexsides.get(hexside(a, b), _EMPTY)
 
+    def few_side_features(self, a: HexId, b: HexId) -> frozenset[str]:
+        """:meth:`side_features`, for a command that asks a handful of hexsides: a map
+        read back from the data cache answers them from their hexes' kept records
+        (:meth:`_kept_hex`) while it has not decoded its whole table.  A retreat asks a
+        few, and decoding the map's every hexside for them was 2.6 M instructions of For
+        the Motherland!'s act, legal and receive (issue 35); a game whose movement asks
+        hundreds (White Death's terrain) asks :meth:`side_features`."""
+        side = hexside(a, b)
+        if "hexsides" not in self.__dict__:
+            kept = self._kept_hex(side[0])
+            if kept is not None:
+                return kept[0].get(side[1], _EMPTY)
+        return self.hexsides.get(side, _EMPTY)
+
     def has_side(self, a: HexId, b: HexId, feature: str) -> bool:
         return feature in self.hexsides.get(hexside(a, b), _EMPTY)
 
@@ -418,6 +442,30 @@ class HexMap(Shared):
 
     def in_area(self, name: str, h: HexId) -> bool:
         return h in self._area_sets[name]
+
+    def areas_of(self, h: HexId) -> tuple[str, ...]:
+        """The areas ``h`` is in, in the order of :attr:`areas` (a hex off the map, or
+        in none: empty); read from the hex's kept record while the whole table is not
+        decoded (:meth:`few_side_features`)."""
+        if "areas" not in self.__dict__:
+            kept = self._kept_hex(h)
+            if kept is not None:
+                return kept[1]
+        return self._areas_by_hex.get(h, ())
+
+    @cached_property
+    def _areas_by_hex(self) -> Mapping[HexId, tuple[str, ...]]:
+        return MappingProxyType(areas_by_hex(self.areas))
+
+    def _kept_hex(self, h: HexId
+                  ) -> tuple[Mapping[HexId, frozenset[str]], tuple[str, ...]] | None:
+        """``h``'s own record of a map read back from the data cache
+        (``hexkit.scenario._hex_records``): the hexsides it is the lower hex of
+        (:func:`~engines.hexkit.geometry.hexside`), each with its features, and the
+        areas it is in; None when the map has no such records (built here), they do
+        not read back, or so many hexes were asked that the whole tables are cheaper."""
+        reader = self.__dict__.get("_kept_by_hex")
+        return None if reader is None else reader(h)
 
     @cached_property
     def _area_sets(self) -> Mapping[str, frozenset[HexId]]:

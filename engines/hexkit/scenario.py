@@ -28,16 +28,8 @@ import msgpack
 
 from engines.hexkit.geometry import HexGrid, Hexside
 from engines.hexkit.hexid import HexId, Numbering
-from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
+from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass, areas_by_hex
 from engines.hexkit.shared import Shared
-from engines.hexkit.tables import (
-    KINDS,
-    DifferentialCRT,
-    OddsCRT,
-    Table,
-    TerrainChart,
-    typed,
-)
 from pbem import datacache
 from pbem.engine import ScenarioInfo, package_files
 from pbem.errors import ScenarioError
@@ -47,6 +39,8 @@ if TYPE_CHECKING:
     # imported for its type only: importlib.resources costs every command 18 M
     # instructions (issue 19; pbem.engine.package_files finds the data folders)
     from importlib.resources.abc import Traversable
+
+    from engines.hexkit.tables import DifferentialCRT, OddsCRT, Table, TerrainChart
 
 Key = str | int
 T = TypeVar("T")
@@ -210,6 +204,17 @@ class Doc(Shared):
         except (KeyError, IndexError, TypeError):
             return False
         return True
+
+    @functools.cached_property
+    def _head(self) -> Mapping[str, Any] | None:
+        """The file's ``[scenario]`` table alone, as the data cache keeps it beside the
+        whole file's (:func:`_read_docs`), under its one key; None when it has none kept
+        or it does not read back (the whole tables answer).  Loading a set checks every
+        scenario's id, title and turns, and listing the scenarios reads them: decoding
+        the five other scenarios' whole files for that was 1 M instructions of every For
+        the Motherland! command (issue 35)."""
+        kept = _unpacked(self.__dict__.get("_scenario_packed", b""))
+        return kept if kept is not None and list(kept) == ["scenario"] else None
 
     def _walk(self, path: Sequence[Key]) -> Any:
         node: Any = self.data
@@ -516,7 +521,96 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
         "boxes": [[n, b.name, b.title, list(b.entry)] for n, b in hexmap.boxes.items()],
         "styles": dict(hexmap.styles),
         "adjacency": _packed([list(near) for near in hexmap.adjacency]),
+        "by_hex": _hex_records(hexmap),
     }
+
+
+def _cell(h: HexId, col_digits: int, first: tuple[int, int], height: int) -> int:
+    """A hex's place in its grid's rectangle, column by column, from its number alone
+    (the column's digits, then the row's: what :class:`Numbering` writes)."""
+    return (int(h[:col_digits]) - first[0]) * height + int(h[col_digits:]) - first[1]
+
+
+def _hex_records(hexmap: HexMap) -> list[bytes]:
+    """Each hex's own part of the hexside and area tables, packed one after another in
+    the grid's order, with where each starts (big-endian, four bytes a cell, one more
+    for the end): the hexsides it is the lower hex of, each with its features, and the
+    areas it is in.  A command that asks a few hexes (a retreat's, For the Motherland!
+    8.6) reads theirs without decoding either table (:meth:`HexMap.few_side_features`).
+    Empty for a numbering of its own (its numbers are not the rectangle's)."""
+    grid = hexmap.grid
+    if type(grid.numbering) is not Numbering:
+        return [b"", b""]
+    sides: dict[HexId, list[list[Any]]] = {}
+    for (a, b), names in hexmap.hexsides.items():
+        sides.setdefault(a, []).append([b, sorted(names)])
+    areas = areas_by_hex(hexmap.areas)
+    height = grid.rows[1] - grid.rows[0] + 1
+    first = (grid.cols[0], grid.rows[0])
+    records: dict[int, bytes] = {}
+    for h in hexmap.terrain:
+        if h in sides or h in areas:
+            records[_cell(h, grid.numbering.col_digits, first, height)] = _packed(
+                [sides.get(h, []), list(areas.get(h, ()))])
+    starts = bytearray()
+    blob = bytearray()
+    for cell in range((grid.cols[1] - grid.cols[0] + 1) * height):
+        starts += len(blob).to_bytes(4, "big")
+        blob += records.get(cell, b"")
+    starts += len(blob).to_bytes(4, "big")
+    return [bytes(starts), bytes(blob)]
+
+
+#: how many hexes' records a map reads before it decodes its whole hexside and area
+#: tables instead (each record about 3 K instructions, the tables about 3 M together)
+_RECORDS_READ = 128
+
+_HexRecord = tuple[Mapping[HexId, frozenset[str]], tuple[str, ...]]
+
+
+def _hex_reader(grid: HexGrid, terrain: Mapping[HexId, str], starts: bytes,
+                blob: bytes) -> Callable[[HexId], _HexRecord | None]:
+    """What :meth:`HexMap._kept_hex` asks: a hex's record of :func:`_hex_records`,
+    each kept once read; None when there are none, one does not read back (the whole
+    tables then answer, built again from the file if they do not read back either),
+    or :data:`_RECORDS_READ` hexes were read."""
+    height = grid.rows[1] - grid.rows[0] + 1
+    first = (grid.cols[0], grid.rows[0])
+    digits = grid.numbering.col_digits
+    cells = (grid.cols[1] - grid.cols[0] + 1) * height
+    read: dict[HexId, _HexRecord | None] = {}
+    none: _HexRecord = (MappingProxyType({}), ())
+
+    def record(h: HexId) -> _HexRecord | None:
+        if h in read:
+            return read[h]
+        if len(starts) != 4 * (cells + 1) or len(read) >= _RECORDS_READ:
+            return None
+        if h not in terrain:
+            return none  # off the map: in no hexside or area, as the tables say
+        at = 4 * _cell(h, digits, first, height)
+        begin = int.from_bytes(starts[at:at + 4], "big")
+        end = int.from_bytes(starts[at + 4:at + 8], "big")
+        found: _HexRecord | None = none
+        if begin != end:
+            try:
+                value = msgpack.unpackb(blob[begin:end], raw=False, use_list=True,
+                                        strict_map_key=True, ext_hook=_no_ext, timestamp=0)
+                sides, areas = value if type(value) is list else ((), ())
+                if (type(sides) is not list or type(areas) is not list
+                        or not all(type(n) is str for n in areas)
+                        or not all(type(e) is list and len(e) == 2 and type(e[0]) is str
+                                   and type(e[1]) is list
+                                   and all(type(n) is str for n in e[1]) for e in sides)):
+                    raise ValueError("not a hex's record")
+                found = (MappingProxyType({b: frozenset(names) for b, names in sides}),
+                         tuple(areas))
+            except Exception:  # whatever the bytes are, the whole tables answer
+                found = None
+        read[h] = found
+        return found
+
+    return record
 
 
 def _packed(value: list[Any]) -> bytes:
@@ -642,6 +736,11 @@ def _map_from_data(data: dict[str, Any],
     hexmap.__dict__["_kept_fields"] = {name: functools.partial(_kept_field, name, data[name],
                                                                once)
                                        for name in _LAZY}
+    starts, blob = data["by_hex"]
+    if type(starts) is not bytes or type(blob) is not bytes:
+        raise ValueError("the hexes' records are kept packed")
+    if starts:
+        hexmap.__dict__["_kept_by_hex"] = _hex_reader(grid, hexmap.terrain, starts, blob)
     # read by HexMap.adjacency when first asked
     hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept_adjacency, adjacency,
                                                            len(hexmap.terrain))
@@ -833,12 +932,24 @@ def _build_map(doc: Doc) -> HexMap:
 # --- tables ---------------------------------------------------------------------------
 
 
+def typed(table: Table) -> Any:
+    """:func:`engines.hexkit.tables.typed` (a table's CRT or chart), that module loaded
+    with the first table asked (:func:`parse_table`), not with this one."""
+    from engines.hexkit.tables import typed as typed_view
+
+    return typed_view(table)
+
+
 def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None, *,
                 typed_checked: bool = False) -> Table:
     """The table ``[tables.NAME]`` of ``doc``, checked; ``path`` reads one kept elsewhere
     (an engine's own ``[crt]``) with the same rules and error messages.
     ``typed_checked``: the typed view (a CRT's columns, a chart's) was made of this very
     table by this kit's code before, and not again (see :func:`load_scenario_path`)."""
+    # the kit's tables load with a set's first [tables] (2.2 M instructions): For the
+    # Motherland!'s and White Death's data keep theirs in their own tables (issue 35)
+    from engines.hexkit.tables import KINDS, Table
+
     path = tuple(path) if path is not None else ("tables", name)
     spec = doc.get_table(*path)
     kind = doc.get_str(*path, "kind")
@@ -1004,12 +1115,18 @@ class ScenarioSet(Shared):
                                 path=self.source) from None
 
     def odds_crt(self, name: str) -> OddsCRT:
+        from engines.hexkit.tables import OddsCRT
+
         return self._typed(name, "odds", OddsCRT)
 
     def differential_crt(self, name: str) -> DifferentialCRT:
+        from engines.hexkit.tables import DifferentialCRT
+
         return self._typed(name, "differential", DifferentialCRT)
 
     def chart(self, name: str) -> TerrainChart:
+        from engines.hexkit.tables import TerrainChart
+
         return self._typed(name, "chart", TerrainChart)
 
     def _typed(self, name: str, kind: str, cls: type[T]) -> T:
@@ -1040,6 +1157,24 @@ _Read = tuple[dict[str, Doc], "bytes | None", "list[Any] | None", bool]
 
 #: the last item of a set's kept entry once its tables were checked whole by this code
 _CHECKED = "tables-checked"
+
+
+def _with_head(doc: Doc, packed: bytes) -> None:
+    """Give ``doc`` its ``[scenario]`` table kept on its own (:attr:`Doc._head`), read
+    by its own walk until its whole tables are decoded; every other file keeps the plain
+    walk, which White Death's and Mortain's loads take thousands of times."""
+    doc.__dict__["_scenario_packed"] = packed
+
+    def walk(path: Sequence[Key]) -> Any:
+        node: Any = (doc._head if len(path) and path[0] == "scenario"
+                     and "data" not in doc.__dict__ else None)
+        if node is None:
+            node = doc.data
+        for k in path:
+            node = node[k]
+        return node
+
+    doc.__dict__["_walk"] = walk
 
 
 def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
@@ -1077,7 +1212,7 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
         raws.append(raw)
         stamps.append("\0".join(map(str, (path, *stamp[0]))))
     names = [f"{prefix}/{name}" for name, _ in found]
-    key = datacache.make_key("toml-set", "digest+top+packed+stand-ins", sys.version,
+    key = datacache.make_key("toml-set", "digest+top+packed+stand-ins+scenario", sys.version,
                              _kit_code(), *names, *stamps)
     kept: Any = datacache.load("toml-set", key)
     checked = (type(kept) is list and len(kept) == len(found) + 1
@@ -1085,15 +1220,16 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
     if checked:
         kept = kept[:-1]
     if (type(kept) is list and len(kept) == len(found)
-            and all(type(k) is list and len(k) == 4 and type(k[0]) is bytes
+            and all(type(k) is list and len(k) == 5 and type(k[0]) is bytes
                     and len(k[0]) == 32 and type(k[1]) is list
                     and all(type(t) is str for t in k[1]) and type(k[2]) is bytes
                     and type(k[3]) is list
                     and all(type(i) is list and len(i) == 2
                             and all(type(x) is str for x in i) for i in k[3])
+                    and type(k[4]) is bytes
                     for k in kept)):
         docs: dict[str, Doc] = {}
-        for (short, _), name, raw, (digest, top, packed, stand_ins) in zip(
+        for (short, _), name, raw, (digest, top, packed, stand_ins, head) in zip(
                 found, names, raws, kept, strict=True):
             try:
                 text = raw.decode("utf-8")
@@ -1103,6 +1239,8 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
             doc = docs[short] = Doc(name, text, tuple(top), packed)
             doc.__dict__["stand_ins"] = tuple(StandIn(name, where, reason)
                                               for where, reason in stand_ins)
+            if head:
+                _with_head(doc, head)
         else:
             return docs, key, kept, checked
     docs = {short: parse_doc(name, raw)
@@ -1116,8 +1254,10 @@ def _read_docs(prefix: str, found: list[tuple[str, Traversable]]) -> _Read:
         packed = doc.packed or _packed_toml(dict(doc.data))
         if packed is None:
             return docs, None, None, False  # a date or time msgpack cannot keep
+        head = doc.data.get("scenario")
         entry.append([content_digest(raw), list(doc.top), packed,
-                      [[f.key, f.reason] for f in stand_ins]])
+                      [[f.key, f.reason] for f in stand_ins],
+                      (type(head) is dict and _packed_toml({"scenario": head})) or b""])
     datacache.store("toml-set", key, entry)
     return docs, key, entry, False
 

@@ -146,6 +146,11 @@ class Terrain:
     prohibited_except: str = ""
 
 
+#: the countries other than the Soviet Union (5.2.1), in the order :attr:`GameData.abroad`
+#: lays them down (a hex in two is the later's)
+_ABROAD = ("bulgaria", "germany", "finland", "hungary", "romania", "turkey")
+
+
 @dataclass
 class GameData(Shared):
     """The loaded data set: one per engine instance, shared (not copied) by every state."""
@@ -299,12 +304,19 @@ class GameData(Shared):
         hexes need no entry, and making them was half of asking the first hex's country
         (a retreat's, 8.6: issue 35)."""
         out: dict[str, str] = {}
-        for name in ("bulgaria", "germany", "finland", "hungary", "romania", "turkey"):
+        for name in _ABROAD:
             out.update(dict.fromkeys(self.hexmap.areas.get(name, ()), name))
         return out
 
     def country_of(self, h: str) -> str:
-        """The country of a hex (5.2.1); a map without a Soviet Union area means it."""
+        """The country of a hex (5.2.1); a map without a Soviet Union area means it.
+        Asked of the hex's areas while nothing has made :attr:`abroad` and the map has
+        not decoded its areas (a retreat's few hexes, 8.6: 0.65 M instructions): the
+        last of the other countries in :attr:`abroad`'s order that holds it wins."""
+        built = self.__dict__.get("abroad")
+        if built is None and "areas" not in self.hexmap.__dict__:
+            names = self.hexmap.areas_of(h)
+            return next((c for c in reversed(_ABROAD) if c in names), "soviet_union")
         return self.abroad.get(h, "soviet_union")
 
     @cached_property
@@ -357,8 +369,15 @@ class GameData(Shared):
     def side_features(self, a: str, b: str) -> frozenset[str]:
         # the map keeps a hexside once, lower hex first (hexkit.geometry.hexside): asked
         # so, not of a table both ways round, which a retreat's few hexsides (8.6.4) made
-        # whole: 1.3 M instructions of every legal and act that lists one (issue 35)
-        return self._one_way.get((a, b) if a < b else (b, a), _NONE)
+        # whole: 1.3 M instructions of every legal and act that lists one (issue 35);
+        # and asked of the map itself while it has not decoded its table, which it
+        # answers from the two hexes' kept records (a retreat's, 2.6 M)
+        one_way = self.__dict__.get("_one_way")
+        if one_way is None:
+            if a != b and "hexsides" not in self.hexmap.__dict__:
+                return self.hexmap.few_side_features(a, b)
+            one_way = self._one_way
+        return one_way.get((a, b) if a < b else (b, a), _NONE)
 
     def hexsides_both_ways(self) -> Mapping[tuple[str, str], frozenset[str]]:
         """Every hexside with features, as ``(a, b)`` and ``(b, a)``: what

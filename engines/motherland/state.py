@@ -61,6 +61,7 @@ from engines.motherland.data import (
     ALLIED_NATIONS,
     CHIT_TYPES,
     CORPS_TYPES,
+    Chit,
     Counter,
     GameData,
     ScenarioData,
@@ -112,6 +113,10 @@ STEP_PHASES: dict[str, tuple[str, ...]] = {
 PHASE_NAMES = {"supply": "Mutual Supply Phase", "move": "Movement Phase",
                "combat": "Combat Phase", "exploit": "Exploitation Movement Phase",
                "admin": "Administrative Phase"}
+
+
+#: the key in :attr:`MotherlandState._pcache` of the last few placements' board facts
+_FACTS_KEPT = ("facts", "kept")
 
 
 class MotherlandState(StepState[Position]):
@@ -198,11 +203,21 @@ class MotherlandState(StepState[Position]):
             if kept is not None and kept[0] == key:
                 found = kept[1]
             else:
-                counters = self.data.counters
-                # ZOC is by type (4.1), read from the counter by the rule: no mark
-                found = board_facts(self.data.hexmap, [
-                    Placed(uid, u.hex, counters[uid].side)
-                    for uid, u in units.items() if u.hex])
+                # the last few facts any state of this game found (they share _pcache),
+                # by the units' hexes: an act's move is made on the player's state and
+                # then on its verifier's, each before and after it, and making the
+                # placement again for the kit's memo was 0.46 M instructions each time
+                recent: dict[Any, BoardFacts] = self._pcache.setdefault(_FACTS_KEPT, {})
+                found = recent.get(key)
+                if found is None:
+                    counters = self.data.counters
+                    # ZOC is by type (4.1), read from the counter by the rule: no mark
+                    found = board_facts(self.data.hexmap, [
+                        Placed(uid, u.hex, counters[uid].side)
+                        for uid, u in units.items() if u.hex])
+                    if len(recent) >= 4:
+                        recent.clear()
+                    recent[key] = found
                 self._facts = (key, found)
             self._cache["facts"] = found
         return found
@@ -305,24 +320,7 @@ class MotherlandState(StepState[Position]):
 
     def factors(self, uid: str) -> tuple[int, int, int]:
         """Attack, defense, movement after supply effects (9.5) and chits (11.0)."""
-        c, u = self.c(uid), self.u(uid)
-        if c.type in CHIT_TYPES:
-            mf = c.factors[0][2]
-            chit = self.data.chits.get(u.chit)
-            if chit is None:
-                a, d = 0, 0
-            else:
-                a, d = chit.front if u.steps >= 2 else chit.back
-            if c.type == "fortress":
-                a = 0  # 8.3.6, 11.3.1
-        else:
-            idx = max(0, len(c.factors) - u.steps)
-            a, d, mf = c.factors[min(idx, len(c.factors) - 1)]
-        if u.supply in ("lack", "out"):
-            a, mf = rules.half_up(a), rules.half_up(mf)
-        if u.supply == "out":
-            d = rules.half_up(d)
-        return a, d, mf
+        return _factors(self.data.counters[uid], self.pos.units[uid], self.data.chits)
 
     def label(self, uid: str) -> str:
         return _label(uid, self.c(uid), self.u(uid))
@@ -532,16 +530,17 @@ class MotherlandState(StepState[Position]):
         if kept is not None:
             return dict(kept)
         out: dict[str, str] = {}
-        counters = self.data.counters
+        counters, chits = self.data.counters, self.data.chits
         for uid, u in sorted(self.pos.units.items()):
             if (u.hex or u.box) != "out":
                 # counter_text(uid, label, printed) without its word splitting: the
                 # printed factors are one word and never the id, and the label is the id
                 # (dropped) or the id marked (8.5.2: a Kampfgruppe, an allied * army)
-                # (issue 35: label(), printed() and counter_text a unit were half the cost)
+                # (issue 35: label(), printed() and counter_text a unit were half the cost;
+                # factors() looking the unit and its counter up again, a third of the rest)
                 c = counters[uid]
                 label = _label(uid, c, u)
-                printed = _printed(c, u, self.factors(uid))
+                printed = _printed(c, u, _factors(c, u, chits))
                 out[uid] = printed if label == uid else f"{label} {printed}"
         for p, h in sorted(self.pos.partisans.items()):
             if h:
@@ -550,6 +549,27 @@ class MotherlandState(StepState[Position]):
             out["stalin"] = counter_text("stalin", "Stalin", "Stalin")
         self._cache["counters"] = out
         return dict(out)
+
+
+def _factors(c: Counter, u: Unit, chits: Mapping[str, Chit]) -> tuple[int, int, int]:
+    """:meth:`MotherlandState.factors` of the unit ``u`` of counter ``c``."""
+    if c.type in CHIT_TYPES:
+        mf = c.factors[0][2]
+        chit = chits.get(u.chit)
+        if chit is None:
+            a, d = 0, 0
+        else:
+            a, d = chit.front if u.steps >= 2 else chit.back
+        if c.type == "fortress":
+            a = 0  # 8.3.6, 11.3.1
+    else:
+        idx = max(0, len(c.factors) - u.steps)
+        a, d, mf = c.factors[min(idx, len(c.factors) - 1)]
+    if u.supply in ("lack", "out"):
+        a, mf = rules.half_up(a), rules.half_up(mf)
+    if u.supply == "out":
+        d = rules.half_up(d)
+    return a, d, mf
 
 
 def _label(uid: str, c: Counter, u: Unit) -> str:

@@ -579,6 +579,38 @@ def test_hexes_with_a_feature_are_the_ones_has_feature_names(engine_id: str) -> 
                                            if hexmap.has_feature(h, name)], name
 
 
+def test_a_kept_set_reads_each_scenarios_head_without_its_whole_file(
+        data_cache: Path) -> None:
+    """Issue 35: loading a set checks every scenario's id, title and turns, and an
+    engine's list of scenarios reads them; read back from the data cache, each comes from
+    the file's ``[scenario]`` table kept on its own, so the scenarios a game does not
+    play never decode their setups (For the Motherland!'s five others: 1 M instructions
+    of every command).  The same values as the whole file's; a kept table that does not
+    read back leaves them to the whole file."""
+    import dataclasses
+
+    root = files("scenarios") / "for-the-motherland"
+    first = load_scenario_path(root, label="ftm")
+    again = load_scenario_path(root, label="ftm")
+    assert again.scenarios == first.scenarios and len(again.scenarios) == 6
+    heads = {sid: (d.get_str("scenario", "title"), d.get_list("scenario", "turns"),
+                   d.has("scenario", "nothing"), d.get("scenario", "id"))
+             for sid, d in ((sid, again.scenario(sid)) for sid in again.scenarios)}
+    assert not any("data" in again.scenario(sid).__dict__ for sid in again.scenarios)
+    assert heads == {sid: (d.get_str("scenario", "title"), d.get_list("scenario", "turns"),
+                           d.has("scenario", "nothing"), d.get("scenario", "id"))
+                     for sid, d in ((sid, first.scenario(sid)) for sid in first.scenarios)}
+    doc = again.scenario("4-uranus")
+    assert doc.get_list("setup", "axis") and "data" in doc.__dict__  # the rest: the file
+    for sid in again.scenarios:
+        kept = again.scenario(sid)
+        for bad in (b"\xc1", msgpack.packb({"other": 1}), msgpack.packb([1])):
+            damaged = dataclasses.replace(kept)
+            scenario._with_head(damaged, bad)
+            assert damaged.get_str("scenario", "title") == heads[sid][0]
+            assert "data" in damaged.__dict__
+
+
 def test_a_set_whose_tables_were_checked_makes_no_typed_view_again(
         data_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 35: a load checks every table by making its typed view (a CRT's odds

@@ -58,3 +58,41 @@ def test_the_snapshot_holds_the_position_not_the_board_facts(
     back = rules_engine.restore(fresh)
     assert isinstance(back, MotherlandState)
     assert board(back) == board(s)
+
+
+def test_a_twin_making_the_same_move_reuses_the_facts_found(
+        rules_engine: MotherlandEngine, monkeypatch: object) -> None:
+    """An act makes its move on the player's state and then on the verifier's twin (issue
+    35): the twin's facts of each placement, before and after the move, are the ones
+    already found, not made again through the kit (0.46 M instructions each); and a
+    placement neither has met is made."""
+    import pytest
+
+    from engines.motherland import state as state_module
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    made: list[int] = []
+    real = state_module.board_facts
+
+    def counting(hexmap: object, placement: list[object]) -> object:
+        made.append(len(placement))
+        return real(hexmap, placement)  # type: ignore[arg-type]
+
+    s = position(rules_engine, 3, "move", "axis", {"9K": "1413", "5A": "1220"})
+    twin = s.clone()
+    assert isinstance(twin, MotherlandState)
+    monkeypatch.setattr(state_module, "board_facts", counting)
+    before = s.facts()
+    found = len(made)  # none, or one: the position's own first
+    move = next(a for a in s.legal_actions() if a.notation().startswith("move 9K 1413 1414"))
+    s.apply(move)
+    after = s.facts()
+    assert len(made) == found + 1 and before is not after
+    assert twin.facts() is before
+    twin.apply(move)
+    assert twin.facts() is after and len(made) == found + 1
+    assert board(twin) == board(s)
+    twin.pos.units["9K"].hex = "1420"
+    twin._touch()
+    assert twin.facts() is not after and len(made) == found + 2
+    assert s.facts() is after  # the original's placement is its own

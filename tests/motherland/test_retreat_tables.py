@@ -174,3 +174,46 @@ def test_a_listing_loads_no_copier_the_first_clone_does(engine: MotherlandEngine
     at = list(decisions(engine.new_state("4-uranus"), Chooser("zoc/4-uranus/1"), 60))[-1]
     loaded = json.loads(fresh_run(_LISTED_THEN_CLONED, json.dumps(at.snapshot()))[-1])
     assert loaded == [False, True]
+
+
+#: a retreat's listing in a fresh process whose data cache holds the map: whether the map
+#: decoded its whole hexside and area tables
+_RETREAT_KEPT_MAP = """
+import json, sys
+from pathlib import Path
+from pbem import datacache
+given = json.loads(sys.stdin.read())
+datacache.configure(Path(given["cache"]))
+from engines.motherland import ENGINE
+s = ENGINE.restore(given["snapshot"])
+assert s.decision().kind == "retreat-choice"
+listed = [str(a) for a in s.legal_actions()]
+hm = s.data.hexmap
+s.apply(s.legal_actions()[0])
+print(json.dumps([listed, "hexsides" in hm.__dict__, "areas" in hm.__dict__,
+                  "engines.hexkit.tables" in sys.modules]))
+"""
+
+
+def test_8_6_a_retreat_listed_on_a_kept_map_decodes_no_hexside_or_area_table(
+        engine: MotherlandEngine, tmp_path: Any) -> None:
+    """With the map read back from the data cache, as every command of a player's home
+    reads it, a retreat's hexsides (8.6.4) and its hexes' countries (5.2.1) come from
+    those hexes' own records (issue 35: 3.3 M instructions of act, legal and receive);
+    the moves listed are the ones listed on a map built from its file.  A retreat made
+    loads no kit table (the kit's CRTs and charts: this game's are its own data)."""
+    s = engine.new_state("4-uranus")
+    for at in decisions(s, Chooser("zoc/4-uranus/1"), 700):
+        decision = at.decision()
+        if decision is not None and decision.kind == "retreat-choice":
+            break
+    else:
+        raise AssertionError("no retreat in 700 steps")
+    given = json.dumps({"cache": str(tmp_path), "snapshot": at.snapshot()})
+    fresh_run(_RETREAT_KEPT_MAP, given)  # the first fills the cache
+    listed, hexsides, areas, tables = json.loads(fresh_run(_RETREAT_KEPT_MAP, given)[-1])
+    assert listed == [str(a) for a in at.legal_actions()] and listed
+    assert (hexsides, areas) == (False, False)
+    # nor did loading the data and a retreat made load the kit's tables (the game's are
+    # its own data's: 2.2 M instructions)
+    assert tables is False

@@ -5,6 +5,10 @@ to the referee, so a key left incomplete (a step lost, a chit drawn, a unit out 
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from engines.motherland import ENGINE
 from engines.motherland.state import MotherlandState
 from engines.motherland.view import _piece
@@ -52,20 +56,23 @@ def test_kept_counters_are_the_plain_counters_along_random_games() -> None:
     assert seen_partisan and seen_stalin
 
 
-def test_the_names_are_worked_out_once_a_position() -> None:
+def test_the_names_are_worked_out_once_a_position(monkeypatch: pytest.MonkeyPatch) -> None:
     """A grouped listing asks the units' names twice (the prompt, then the groups): the
     second time finds them kept with the position, and a change forgets them."""
+    from engines.motherland import state as state_module
+
     state = ENGINE.new_state("4-uranus", ENGINE.resolve_options({}))
     assert isinstance(state, MotherlandState)
     choose = Chooser("names-kept")
     asked: list[str] = []
-    plain = MotherlandState.factors
+    plain = state_module._factors
 
-    def counted(self: MotherlandState, uid: str) -> tuple[int, int, int]:
-        asked.append(uid)
-        return plain(self, uid)
+    def counted(c: Any, u: Any, chits: Any) -> tuple[int, int, int]:
+        asked.append(c.id)
+        return plain(c, u, chits)
 
-    state.factors = counted.__get__(state)  # type: ignore[method-assign]
+    # each unit's factors (9.5, 11.0), as its name prints them
+    monkeypatch.setattr(state_module, "_factors", counted)
     for _ in decisions(state, choose, 30):
         asked.clear()
         first = state.counters("axis")
