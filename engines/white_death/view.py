@@ -165,9 +165,18 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     pieces: list[Piece] = []
     for h, uids in sorted(stacks.items()):
         shown = h in revealed
-        bunker = bunkers.get(h, 0)
-        key = (h, side, shown, bunker, tuple(uids),
-               tuple([(units[x].strength, units[x].deployed) for x in uids]))
+        bunker = bunkers.get(h, 0) if bunkers else 0
+        if len(uids) == 1:
+            # most hexes hold one unit: its key is flat (seven items, never the six of a
+            # stack's), made without a list of each unit's strength: building, hashing
+            # and comparing the nested key of each of ~60 hexes was most of the view a
+            # click's redraw draws (issue 35 item 4)
+            x = uids[0]
+            u = units[x]
+            key: tuple[Any, ...] = (h, side, shown, bunker, x, u.strength, u.deployed)
+        else:
+            key = (h, side, shown, bunker, tuple(uids),
+                   tuple([(units[x].strength, units[x].deployed) for x in uids]))
         # a hex as the last view drew it is found without making its maker: a partial of
         # seven arguments for each of ~60 hexes, most of them unchanged, was an eighth of
         # the view a click's redraw draws (issue 35 item 4)
