@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from engines.white_death.base import other
@@ -163,7 +164,10 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     units = pos.units
     kept = _memo(cat, "view-hexes", 16384)
     pieces: list[Piece] = []
-    for h, uids in sorted(stacks.items()):
+    # the hexes sorted alone, not their (hex, units) pairs: each comparison of two pairs
+    # compared their hexes through the pairs' own comparison
+    for h in sorted(stacks):
+        uids = stacks[h]
         shown = h in revealed
         bunker = bunkers.get(h, 0) if bunkers else 0
         if len(uids) == 1:
@@ -186,9 +190,19 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
         pieces.extend(found)
     overlays: tuple[tuple[str, tuple[str, ...]], ...] = ()
     if side is not None:
-        zset = zoc if isinstance(zoc, frozenset) else frozenset(zoc)
-        sorted_zoc = _memo(cat, "view-zoc", 256).get(
-            zset, lambda: tuple(sorted(zset)))
+        # the rules hand the same read-only ZOC (a side's, kept per placement of its
+        # units) move after move of the other side: its sorted hexes are kept with it,
+        # found by the object itself (held, so no other takes its id), before a set of
+        # its hexes is made, hashed and compared to find them by their hexes
+        last = cat.static.get("view-zoc-last")
+        if last is not None and last[0] is zoc:
+            sorted_zoc = last[1]
+        else:
+            zset = zoc if isinstance(zoc, frozenset) else frozenset(zoc)
+            sorted_zoc = _memo(cat, "view-zoc", 256).get(
+                zset, lambda: tuple(sorted(zset)))
+            if isinstance(zoc, (frozenset, MappingProxyType)):  # read-only: kept as is
+                cat.static["view-zoc-last"] = (zoc, sorted_zoc)
         overlays = ((f"zoc:{other(side)}", sorted_zoc),)
     # the map's parts are made when first read: 'legal' and 'act' only name the view's
     # units (pbem.engine.State.counters), and making the cells of the whole map was a

@@ -194,3 +194,26 @@ def test_a_lone_unit_is_kept_under_a_flat_key() -> None:
         assert len(keys[h]) == 7 and not any(isinstance(k, tuple) for k in keys[h]), h
     for h in stacked:
         assert len(keys[h]) == 6, h
+
+
+def test_the_enemy_zoc_handed_again_is_not_sorted_again(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """The rules hand the view the same read-only ZOC while the enemy's units stand (a
+    side's ZOC is kept per placement of its units): the view finds its sorted hexes by
+    the object, without making a set of its hexes to hash and compare (issue 35 item 4),
+    and shows the same overlay as the plain view (above)."""
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    side = state.pos.phasing
+    first = state.view(side)
+    sets: list[object] = []
+
+    def counted(items: Iterable[str] = ()) -> frozenset[str]:
+        sets.append(items)
+        return frozenset(items)
+
+    monkeypatch.setattr(view_module, "frozenset", counted, raising=False)
+    again = state.view(side)
+    assert sets == []
+    assert again.overlays == first.overlays and again.overlays[0][1]
+    assert again == _plain(state, side)
