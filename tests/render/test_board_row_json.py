@@ -68,3 +68,26 @@ def test_a_moved_counters_row_is_encoded_once_a_file(tmp_path: Path,
     # with what the page holds)
     assert len(encoded) >= 3
     assert len(set(encoded)) == len(encoded), encoded
+
+
+def test_a_kept_counter_row_text_is_found_without_a_call(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's rows of this side's counters (``mine``): each row's JSON is kept with
+    the row, and a redraw finds the kept ones inline, a call made only for a row not
+    kept (a click moves a unit or two of Backhand Blow's 41)."""
+    board = Board(Home.__new__(Home), "none")
+    rows = [{"id": f"u{i}", "hex": "0101", "label": "1", "name": ""} for i in range(5)]
+    first = board._mine_text(rows)
+    assert json.loads(first) == rows
+    calls: list[object] = []
+    real = server._by_identity
+
+    def counted(table: Any, obj: Any, make: Any) -> Any:
+        calls.append(obj)
+        return real(table, obj, make)
+
+    monkeypatch.setattr(server, "_by_identity", counted)
+    moved = {"id": "u2", "hex": "0202", "label": "1", "name": ""}
+    again = [*rows[:2], moved, *rows[3:]]
+    assert json.loads(board._mine_text(again)) == again
+    assert calls == [moved]
