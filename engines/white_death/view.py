@@ -138,6 +138,10 @@ def _memo(cat: Catalog, name: str, limit: int) -> Memo[Any, Any]:
     return out
 
 
+#: :class:`pbem.view.BoardView`, once the first board is drawn (:func:`board`)
+_BOARD_VIEW: type[BoardView] | None = None
+
+
 def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: str,
           phase: str, stacks: Mapping[str, Sequence[str]], udef: Callable[[str], UnitDef],
           zoc: Iterable[str]) -> BoardView:
@@ -153,8 +157,14 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     sorted once per set (issue 35: the view was most of the page's and the click's cost).
     """
     # 'legal', 'act' and 'receive' draw no board: the view's classes and the kit's board
-    # builder load with the first one drawn (issue 35: pbem.view and hexkit.board ~10 M)
-    from pbem.view import BoardView
+    # builder load with the first one drawn (issue 35: pbem.view and hexkit.board ~10 M),
+    # the class then kept here (an import statement at every view was ~6 K instructions)
+    global _BOARD_VIEW
+    if _BOARD_VIEW is None:
+        from pbem.view import BoardView
+
+        _BOARD_VIEW = BoardView
+    view_class = _BOARD_VIEW
 
     revealed = _revealed(pos, side, phase)
     bunkers: dict[str, int] = {}
@@ -208,7 +218,7 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     # units (pbem.engine.State.counters), and making the cells of the whole map was a
     # third of such a command (issue 35 item 3)
     mapped = cat.map
-    return BoardView.deferred(
+    return view_class.deferred(
         partial(_map_fields, cat), hexes=lambda: mapped.ids, title=title, side=side,
         pieces=tuple(pieces), status=status, highlights=tuple(sorted(set(pos.assaults))),
         overlays=overlays)

@@ -217,3 +217,29 @@ def test_the_enemy_zoc_handed_again_is_not_sorted_again(monkeypatch: pytest.Monk
     assert sets == []
     assert again.overlays == first.overlays and again.overlays[0][1]
     assert again == _plain(state, side)
+
+
+def test_a_view_after_the_first_imports_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view's class loads with the first board drawn ('legal', 'act' and 'receive'
+    draw none: tests/test_engine_imports.py) and is kept: an import statement at every
+    view a click draws was ~6 K instructions (issue 35 item 4)."""
+    import builtins
+
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    side = state.pos.phasing
+    state.view(side)
+    imported: list[str] = []
+    real = builtins.__import__
+
+    def recorded(name: str, *args: object, **kw: object) -> object:
+        imported.append(name)
+        return real(name, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", recorded)
+    got = view_module.board(state.pos, state.cat, side, title="t", status="s",
+                            phase=state.phase, stacks=state._by_hex(), udef=state.udef,
+                            zoc=ezoc(state, side))
+    monkeypatch.undo()
+    assert imported == []
+    assert isinstance(got, BoardView)
