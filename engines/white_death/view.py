@@ -44,9 +44,18 @@ def river_lines(data: ScenarioSet) -> tuple[Line, ...]:
 def status_line(pos: Position, last_turn: int, phase: str, side: str | None) -> str:
     """Turn, weather, phase, MPs left, and the supply points ``side`` may know."""
     # MPs left are public (the impulse screen); supply points are each side's own
-    supply = {"soviet": f"Soviet {pos.supply['soviet']}",
-              "german": f"German {pos.supply['german']}, Velikiye Luki {pos.supply['vl']}"}
-    own = " ".join(supply[x] for x in SIDES if side is None or x == side)
+    # only the line asked for, without a generator joined: a click writes this line three
+    # times (its save's summary, its redraw's view and status), 19 K instructions each
+    points = pos.supply
+    if side == "soviet":
+        own = f"Soviet {points['soviet']}"
+    elif side == "german":
+        own = f"German {points['german']}, Velikiye Luki {points['vl']}"
+    elif side is None:  # SIDES' order
+        own = f"Soviet {points['soviet']} German {points['german']}, Velikiye Luki " \
+              f"{points['vl']}"
+    else:
+        own = ""
     return (f"Turn {pos.turn}/{last_turn}, {pos.weather}; {pos.phasing} {phase}; MPs left "
             f"Soviet {pos.mps['soviet']}, German {pos.mps['german']}; supply {own}")
 
