@@ -97,7 +97,11 @@ def board(s: BBState, side: str | None) -> BoardView:
     pieces = []
     # each counter found kept by its key alone, its maker made only on a miss: a partial
     # for each of the ~130 units a click was most of the view's own work (issue 35)
-    for u, x in sorted(s.pos.units.items()):
+    # the ids sorted alone, not (id, unit) pairs, each pair compared through its own
+    # comparison of the ids (the same order: an id is a key)
+    units = s.pos.units
+    for u in sorted(units):
+        x = units[u]
         if x.at in _OFF:
             continue
         key = (u, x.at, x.steps, x.oos)

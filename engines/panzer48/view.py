@@ -105,7 +105,11 @@ def board(s: P48State, side: str | None) -> BoardView:
     # the units in id order, as on_map gives them, read once: each counter found kept by
     # its key alone, its maker made only on a miss (a partial for each of the 46 units,
     # and a second look-up of each, were a third of the view: issue 35)
-    for u, x in sorted(s.pos.units.items()):
+    # the ids sorted alone, not (id, unit) pairs, each pair compared through its own
+    # comparison of the ids (the same order: an id is a key)
+    units = s.pos.units
+    for u in sorted(units):
+        x = units[u]
         if x.where != "map" or not x.hex:
             continue
         key = (u, x.hex, x.losses, x.flipped, x.retreated)

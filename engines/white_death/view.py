@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from engines.white_death.base import other
@@ -43,9 +44,18 @@ def river_lines(data: ScenarioSet) -> tuple[Line, ...]:
 def status_line(pos: Position, last_turn: int, phase: str, side: str | None) -> str:
     """Turn, weather, phase, MPs left, and the supply points ``side`` may know."""
     # MPs left are public (the impulse screen); supply points are each side's own
-    supply = {"soviet": f"Soviet {pos.supply['soviet']}",
-              "german": f"German {pos.supply['german']}, Velikiye Luki {pos.supply['vl']}"}
-    own = " ".join(supply[x] for x in SIDES if side is None or x == side)
+    # only the line asked for, without a generator joined: a click writes this line three
+    # times (its save's summary, its redraw's view and status), 19 K instructions each
+    points = pos.supply
+    if side == "soviet":
+        own = f"Soviet {points['soviet']}"
+    elif side == "german":
+        own = f"German {points['german']}, Velikiye Luki {points['vl']}"
+    elif side is None:  # SIDES' order
+        own = f"Soviet {points['soviet']} German {points['german']}, Velikiye Luki " \
+              f"{points['vl']}"
+    else:
+        own = ""
     return (f"Turn {pos.turn}/{last_turn}, {pos.weather}; {pos.phasing} {phase}; MPs left "
             f"Soviet {pos.mps['soviet']}, German {pos.mps['german']}; supply {own}")
 
@@ -137,6 +147,10 @@ def _memo(cat: Catalog, name: str, limit: int) -> Memo[Any, Any]:
     return out
 
 
+#: :class:`pbem.view.BoardView`, once the first board is drawn (:func:`board`)
+_BOARD_VIEW: type[BoardView] | None = None
+
+
 def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: str,
           phase: str, stacks: Mapping[str, Sequence[str]], udef: Callable[[str], UnitDef],
           zoc: Iterable[str]) -> BoardView:
@@ -152,8 +166,14 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     sorted once per set (issue 35: the view was most of the page's and the click's cost).
     """
     # 'legal', 'act' and 'receive' draw no board: the view's classes and the kit's board
-    # builder load with the first one drawn (issue 35: pbem.view and hexkit.board ~10 M)
-    from pbem.view import BoardView
+    # builder load with the first one drawn (issue 35: pbem.view and hexkit.board ~10 M),
+    # the class then kept here (an import statement at every view was ~6 K instructions)
+    global _BOARD_VIEW
+    if _BOARD_VIEW is None:
+        from pbem.view import BoardView
+
+        _BOARD_VIEW = BoardView
+    view_class = _BOARD_VIEW
 
     revealed = _revealed(pos, side, phase)
     bunkers: dict[str, int] = {}
@@ -163,11 +183,23 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     units = pos.units
     kept = _memo(cat, "view-hexes", 16384)
     pieces: list[Piece] = []
-    for h, uids in sorted(stacks.items()):
+    # the hexes sorted alone, not their (hex, units) pairs: each comparison of two pairs
+    # compared their hexes through the pairs' own comparison
+    for h in sorted(stacks):
+        uids = stacks[h]
         shown = h in revealed
-        bunker = bunkers.get(h, 0)
-        key = (h, side, shown, bunker, tuple(uids),
-               tuple([(units[x].strength, units[x].deployed) for x in uids]))
+        bunker = bunkers.get(h, 0) if bunkers else 0
+        if len(uids) == 1:
+            # most hexes hold one unit: its key is flat (seven items, never the six of a
+            # stack's), made without a list of each unit's strength: building, hashing
+            # and comparing the nested key of each of ~60 hexes was most of the view a
+            # click's redraw draws (issue 35 item 4)
+            x = uids[0]
+            u = units[x]
+            key: tuple[Any, ...] = (h, side, shown, bunker, x, u.strength, u.deployed)
+        else:
+            key = (h, side, shown, bunker, tuple(uids),
+                   tuple([(units[x].strength, units[x].deployed) for x in uids]))
         # a hex as the last view drew it is found without making its maker: a partial of
         # seven arguments for each of ~60 hexes, most of them unchanged, was an eighth of
         # the view a click's redraw draws (issue 35 item 4)
@@ -177,15 +209,25 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
         pieces.extend(found)
     overlays: tuple[tuple[str, tuple[str, ...]], ...] = ()
     if side is not None:
-        zset = zoc if isinstance(zoc, frozenset) else frozenset(zoc)
-        sorted_zoc = _memo(cat, "view-zoc", 256).get(
-            zset, lambda: tuple(sorted(zset)))
+        # the rules hand the same read-only ZOC (a side's, kept per placement of its
+        # units) move after move of the other side: its sorted hexes are kept with it,
+        # found by the object itself (held, so no other takes its id), before a set of
+        # its hexes is made, hashed and compared to find them by their hexes
+        last = cat.static.get("view-zoc-last")
+        if last is not None and last[0] is zoc:
+            sorted_zoc = last[1]
+        else:
+            zset = zoc if isinstance(zoc, frozenset) else frozenset(zoc)
+            sorted_zoc = _memo(cat, "view-zoc", 256).get(
+                zset, lambda: tuple(sorted(zset)))
+            if isinstance(zoc, (frozenset, MappingProxyType)):  # read-only: kept as is
+                cat.static["view-zoc-last"] = (zoc, sorted_zoc)
         overlays = ((f"zoc:{other(side)}", sorted_zoc),)
     # the map's parts are made when first read: 'legal' and 'act' only name the view's
     # units (pbem.engine.State.counters), and making the cells of the whole map was a
     # third of such a command (issue 35 item 3)
     mapped = cat.map
-    return BoardView.deferred(
+    return view_class.deferred(
         partial(_map_fields, cat), hexes=lambda: mapped.ids, title=title, side=side,
         pieces=tuple(pieces), status=status, highlights=tuple(sorted(set(pos.assaults))),
         overlays=overlays)

@@ -113,6 +113,9 @@ def page_json(value: Any) -> str:
     (or when unsure: a backslash of the text before an ``r``) the slow way.  Walking a
     redraw's data string by string was a third of its JSON (issue 35 item 4)."""
     text = dumps(value)
+    if "\\" not in text:
+        # no escape at all (nearly always): found in C, without the pattern's scan
+        return text
     for found in _ESCAPED.finditer(text):
         code = found.group(1)
         if len(code) == 1:
@@ -211,6 +214,10 @@ class Present(PieceTable):
 
     history: PieceTable = field(default_factory=PieceTable)
     known: Known = field(default_factory=dict)
+    #: each row of this redraw's own as the redraws before made it, by its fields (the
+    #: board's, kept from redraw to redraw): the same row is the same list, never
+    #: changed, so its JSON is made once (:meth:`Board.answer`)
+    made: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict)
 
     def add(self, piece: Piece, depth: int) -> int:
         index = self.history.index
@@ -235,7 +242,12 @@ class Present(PieceTable):
             found = self.index.get(key)
             if found is None:
                 found = self.index[key] = len(self.history.rows) + len(self.rows)
-                self.rows.append(list(key))
+                row = self.made.get(key)
+                if row is None:
+                    if len(self.made) >= 65536:  # a bound on what it holds alive
+                        self.made.clear()
+                    row = self.made[key] = list(key)
+                self.rows.append(row)
         return found
 
     def _seen(self, piece: Piece, depth: int, found: int) -> None:
@@ -365,6 +377,12 @@ class Board(Gate):
     #: is the same object, and its JSON is made once (``_mine_json``)
     _mine: dict[int, tuple[Piece, dict[str, str]]] = field(default_factory=dict)
     _mine_json: dict[int, tuple[dict[str, str], str]] = field(default_factory=dict)
+    #: the rows of the counters only the board now shows (:attr:`Present.made`), and
+    #: each one's JSON, by the row (kept with it): every counter a click moved is such a
+    #: row until the file is sealed, and each redraw encoded all of them again, a cost
+    #: that grew with the file (issue 35 item 4)
+    _made: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict)
+    _made_json: dict[int, tuple[list[Any], str]] = field(default_factory=dict)
     _nonce: str = field(default_factory=lambda: secrets.token_hex(4))
     notice: dict[str, str] = field(default_factory=dict)
 
@@ -545,7 +563,8 @@ class Board(Gate):
         if self._seen is None or self._seen[0] is not index:
             # another table: its rows are numbered otherwise
             self._seen = (index, {})
-        table = Present(history=history.table, known=self._known, seen=self._seen[1])
+        table = Present(history=history.table, known=self._known, seen=self._seen[1],
+                        made=self._made)
         view = game.view()  # with what only this side knows (its committed plan)
         now = frame_data(view, [], game.side, table, file=None, now=True)
         decision = game.my_decision()
@@ -658,8 +677,12 @@ class Board(Gate):
         counter that changes is another row): a click moves a unit or two, and the JSON
         of every one of this side's counters, made again, was a fifth of the redraw's
         (issue 35 item 4)."""
-        return "[" + ", ".join([_by_identity(self._mine_json, row, page_json)
-                                for row in rows]) + "]"
+        kept = self._mine_json
+        # each kept row's text found inline, a call only for a row not kept (the unit a
+        # click moved): a call for each of Backhand Blow's 41 rows was most of this
+        return "[" + ", ".join([
+            found[1] if (found := kept.get(id(row))) is not None and found[0] is row
+            else _by_identity(kept, row, page_json) for row in rows]) + "]"
 
     def state_json(self) -> bytes:
         """:meth:`state` as the page is sent it: ``json.dumps(displayable(...))``, the same
@@ -707,7 +730,9 @@ class Board(Gate):
         parts: list[str] = []
         for key, item in value.items():
             if key in kept:
-                tail = tails[key] = [page_json(x) for x in item[kept[key]:]]
+                tail = tails[key] = [page_json(x) for x in item[kept[key]:]] \
+                    if key != "pieces" else [_by_identity(self._made_json, x, page_json)
+                                             for x in item[kept[key]:]]
                 if since is not None and since.history is history:
                     old = since.tails[key]
                     same = 0

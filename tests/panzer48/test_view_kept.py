@@ -90,3 +90,26 @@ def test_a_counter_kept_makes_no_maker(monkeypatch: pytest.MonkeyPatch) -> None:
             redrawn += len(got.pieces) > len(made)
         before = now
     assert redrawn
+
+
+def test_the_view_sorts_the_unit_ids_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view reads the units in id order by sorting their ids, not (id, unit) pairs,
+    whose every comparison went through the pair's own comparison of the ids (issue 35
+    item 4: a few per cent of a board click's view); the order, and so the view, is
+    the plain one (above)."""
+    state = ENGINE.new_state("chir", ENGINE.resolve_options({}))
+    assert isinstance(state, P48State)
+    sorts: list[list[object]] = []
+
+    def recorded(items: object, **kw: object) -> list[object]:
+        got: list[object] = sorted(items, **kw)  # type: ignore[call-overload]
+        sorts.append(got)
+        return got
+
+    monkeypatch.setattr(view_module, "sorted", recorded, raising=False)
+    side = state.current_player()
+    got = state.view(side)
+    monkeypatch.undo()
+    assert got == _plain(state, side)
+    units = [s for s in sorts if len(s) == len(state.pos.units)]
+    assert units and all(isinstance(u, str) for s in units for u in s)

@@ -11,7 +11,7 @@ import pytest
 from render_maps import small_view
 
 from pbem.engine import Event
-from pbem.view import Piece
+from pbem.view import BoardView, Piece
 from pbem.web.replay import PieceTable, frame_data
 
 
@@ -68,3 +68,55 @@ def test_a_counter_seen_in_the_frame_before_is_not_asked_of_the_table_again(
     assert again == first and len(table.rows) == len(first["pieces"])
     boxed = {p.id for p in view.pieces if p.location in {b.name for b in view.boxes}}
     assert boxed and set(asked) == boxed
+
+
+def _stack_walk(view: BoardView, table: PieceTable) -> list[int]:
+    """The frame's counters as found before: every location's stack made, then each."""
+    from pbem.render.board import stacks
+
+    cells = {c.hex for c in view.cells}
+    boxes = {b.name for b in view.boxes}
+    shown: list[int] = []
+    for location, stack in stacks(view).items():
+        if location in cells:
+            top = next((p for p in stack if not p.hidden), stack[0])
+            shown.append(table.add(top, len(stack) - 1))
+        elif location in boxes:
+            shown.extend(table.add(p, 0) for p in stack)
+    return shown
+
+
+@pytest.mark.parametrize(("engine", "scenario"), [
+    ("white-death", "purkayev"), ("mortain", "counterattack"),
+    ("48th-panzer-korps", "chir"), ("backhand-blow", "high-water-mark"),
+    ("for-the-motherland", "4-uranus")])
+def test_the_frame_finds_each_stack_without_making_the_stacks(
+        engine: str, scenario: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The frame finds each location's top counter and depth in its one walk over the
+    counters, making no list for a location of one counter (most are: issue 35 item 4,
+    a tenth of the board's frame); along seeded games, for each side and the referee,
+    it shows what the walk over every stack shows (a stack topped by a counter the viewer
+    may not identify, an off-map box, a location that is neither)."""
+    from pbem import web
+    from pbem.registry import get as get_engine
+    from pbem.testing import Chooser, decisions
+
+    def unmade(view: BoardView) -> None:
+        raise AssertionError("the stacks were made")
+
+    monkeypatch.setattr(web.replay, "stacks", unmade, raising=False)
+    found = get_engine(engine)
+    state = found.new_state(scenario, found.resolve_options({}))
+    choose = Chooser(f"frame/{engine}")
+    seen_hidden = 0
+    for _ in decisions(state, choose, 40):
+        for side in (None, *found.sides):
+            view = state.view(side)
+            table = PieceTable()
+            now = frame_data(view, [], side, table, file=None, now=True)
+            want = PieceTable()
+            assert now["pieces"] == _stack_walk(view, want), (engine, side)
+            assert table.rows == want.rows
+            seen_hidden += any(p.hidden for p in view.pieces)
+    # White Death hides enemy stacks (Rule 4.C); the small view above has a box too
+    assert seen_hidden or engine != "white-death"

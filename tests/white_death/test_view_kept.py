@@ -170,3 +170,76 @@ def test_a_hex_drawn_before_makes_no_maker(monkeypatch: pytest.MonkeyPatch) -> N
         assert len(made) < len(state._by_hex()) // 4
         moved += 1
     assert moved  # the games moved units the view was drawn before and after
+
+
+def test_a_lone_unit_is_kept_under_a_flat_key() -> None:
+    """Most hexes hold one unit: the view keeps its counters under a flat key (the
+    unit's id, strength and deployment beside the hex's facts), not a tuple of the
+    stack's units and a tuple of their strengths, whose building, hashing and comparing
+    for each of ~60 hexes was 0.18 M of the 0.6 M instructions of the view a board click
+    draws (issue 35 item 4).  A stack keeps its nested key, so the two never meet (their
+    lengths differ), and the view stays the plain one (above)."""
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    side = state.pos.phasing
+    state.view(side)  # the catalog's memo made, then emptied: only this view's keys
+    state.cat.static["view-hexes"].clear()
+    state.view(side)
+    kept = state.cat.static["view-hexes"]._found
+    lone = {h for h, uids in state._by_hex().items() if len(uids) == 1}
+    stacked = {h for h, uids in state._by_hex().items() if len(uids) > 1}
+    assert lone and stacked
+    keys = {key[0]: key for key in kept if key[1] == side}
+    for h in lone:
+        assert len(keys[h]) == 7 and not any(isinstance(k, tuple) for k in keys[h]), h
+    for h in stacked:
+        assert len(keys[h]) == 6, h
+
+
+def test_the_enemy_zoc_handed_again_is_not_sorted_again(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """The rules hand the view the same read-only ZOC while the enemy's units stand (a
+    side's ZOC is kept per placement of its units): the view finds its sorted hexes by
+    the object, without making a set of its hexes to hash and compare (issue 35 item 4),
+    and shows the same overlay as the plain view (above)."""
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    side = state.pos.phasing
+    first = state.view(side)
+    sets: list[object] = []
+
+    def counted(items: Iterable[str] = ()) -> frozenset[str]:
+        sets.append(items)
+        return frozenset(items)
+
+    monkeypatch.setattr(view_module, "frozenset", counted, raising=False)
+    again = state.view(side)
+    assert sets == []
+    assert again.overlays == first.overlays and again.overlays[0][1]
+    assert again == _plain(state, side)
+
+
+def test_a_view_after_the_first_imports_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The view's class loads with the first board drawn ('legal', 'act' and 'receive'
+    draw none: tests/test_engine_imports.py) and is kept: an import statement at every
+    view a click draws was ~6 K instructions (issue 35 item 4)."""
+    import builtins
+
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    side = state.pos.phasing
+    state.view(side)
+    imported: list[str] = []
+    real = builtins.__import__
+
+    def recorded(name: str, *args: object, **kw: object) -> object:
+        imported.append(name)
+        return real(name, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", recorded)
+    got = view_module.board(state.pos, state.cat, side, title="t", status="s",
+                            phase=state.phase, stacks=state._by_hex(), udef=state.udef,
+                            zoc=ezoc(state, side))
+    monkeypatch.undo()
+    assert imported == []
+    assert isinstance(got, BoardView)
