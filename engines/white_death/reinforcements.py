@@ -7,7 +7,7 @@ When a scheduled unit becomes ready to enter is decided as its impulse starts
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from engines.white_death.base import DieArgs, other
@@ -51,7 +51,15 @@ def enters_at(s: WDState, uid: str, h: str) -> bool:
     got: list[str] | None = s._cache.get(("entry", uid))
     if got is not None:
         return h in got
-    side = s.side_of(uid)
+    for hexes in _open_entry_hexes(s, uid):
+        if h in hexes:
+            return _may_enter(s, uid, s.side_of(uid), h)
+    return False
+
+
+def _open_entry_hexes(s: WDState, uid: str) -> Iterator[tuple[str, ...]]:
+    """The hexes of each entry area ``uid`` may come on in that is open (Rule 17.E), area
+    by area; an area the map does not name has none."""
     for area in _entry_areas(s, uid):
         if not _entry_open(s, area):
             continue
@@ -59,33 +67,26 @@ def enters_at(s: WDState, uid: str, h: str) -> bool:
             hexes = s.cat.resolve(area)
         except ScenarioError:
             continue
-        if h not in hexes:
-            continue
-        if s.units_at(h, other(side)) or weapons_barred(s, uid, h):
-            return False
-        c = enter_ticks(s, uid, None, h)
-        return not (c is None or c > s.pos.impulse_mp * MP_TICKS
-                    or not s.stack_ok_with(h, uid))
-    return False
+        yield hexes
+
+
+def _may_enter(s: WDState, uid: str, side: str, h: str) -> bool:
+    """Whether ``uid`` may come on at ``h`` of an open entry area (Rule 17): no enemy
+    there, no weapons bar, the hex's entry within this impulse's MPs, stacking kept."""
+    if s.units_at(h, other(side)) or weapons_barred(s, uid, h):
+        return False
+    c = enter_ticks(s, uid, None, h)
+    return not (c is None or c > s.pos.impulse_mp * MP_TICKS
+                or not s.stack_ok_with(h, uid))
 
 
 def _entry_hexes(s: WDState, uid: str) -> list[str]:
     side = s.side_of(uid)
     out: list[str] = []
-    for area in _entry_areas(s, uid):
-        if not _entry_open(s, area):
-            continue
-        try:
-            hexes = s.cat.resolve(area)
-        except ScenarioError:
-            continue
+    for hexes in _open_entry_hexes(s, uid):
         for h in hexes:
-            if h in out or s.units_at(h, other(side)) or weapons_barred(s, uid, h):
-                continue
-            c = enter_ticks(s, uid, None, h)
-            if c is None or c > s.pos.impulse_mp * MP_TICKS or not s.stack_ok_with(h, uid):
-                continue
-            out.append(h)
+            if h not in out and _may_enter(s, uid, side, h):
+                out.append(h)
     return sorted(out)
 
 
