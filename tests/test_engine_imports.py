@@ -242,12 +242,19 @@ _SEARCHES = ("engines.hexkit.graph", "engines.hexkit.odds", "engines.hexkit.over
              "engines.hexkit.zoc")
 
 
+#: the kit's compiled movement costs and the chart reader beside them, which pricing one
+#: step from a mobility class (:mod:`engines.hexkit.moveclass`) does not need
+_COMPILING = ("engines.hexkit.movement", "engines.hexkit.pricing", "engines.hexkit.tables",
+              "heapq")
+
+
 def test_white_death_prices_an_advance_without_the_kits_searches() -> None:
     """A restored White Death game asked whether a unit may advance (Rule 9.D: one step,
-    priced once, as an ``act`` after a fire asks) loads the kit's movement costs and none
-    of its graph searches, overlays, odds or ZOC policies (issue 35: about 0.45 M
-    instructions each to load); those still load where used, and movement's graph names
-    are still there."""
+    priced once, as an ``act`` after a fire asks) loads the kit's mobility class alone:
+    not its compiled movement costs and chart reader (about 3 M instructions), nor its
+    graph searches, overlays, odds or ZOC policies (issue 35: about 0.45 M instructions
+    each to load); those still load where used, and movement's graph names are still
+    there."""
     snapshot = _run(_NEW.format(package="engines.white_death", scenario="purkayev"))
     probe = ("import json, sys\nfrom engines.white_death import ENGINE\n"
              "from engines.white_death.terrain import may_advance_into\n"
@@ -255,6 +262,7 @@ def test_white_death_prices_an_advance_without_the_kits_searches() -> None:
              "uid = sorted(u for u, x in s.pos.units.items() if x.loc == '4304')[0]\n"
              "print(may_advance_into(s, uid, '4304', '4203'))\n"
              f"print(sorted(m for m in {_SEARCHES!r} if m in sys.modules))\n"
+             f"print(sorted(m for m in {_COMPILING!r} if m in sys.modules))\n"
              "import engines.hexkit.graph as graph\n"
              "from engines.hexkit.movement import breadth_first, lightest_chain, region, "
              "spread, trace\n"
@@ -269,7 +277,7 @@ def test_white_death_prices_an_advance_without_the_kits_searches() -> None:
              "import engines.hexkit.movement as mv\n"
              "try:\n    mv.nothing_here\nexcept AttributeError as e:\n    print(e)\n")
     assert _run_all(probe, snapshot) == [
-        "True", "[]", "True True True True True", "True True",
+        "True", "[]", "[]", "True True True True True", "True True",
         "module 'engines.hexkit.movement' has no attribute 'nothing_here'"]
 
 

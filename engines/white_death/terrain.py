@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     # pricer they bring: ~7 M instructions) load where first used: a command whose
     # decision prices no move and traces no line (a fire, an advance, a supply answer)
     # reads none of them (issue 35)
-    from engines.hexkit.movement import MoveClass, StepCosts
+    from engines.hexkit.moveclass import MoveClass
+    from engines.hexkit.movement import StepCosts
     from engines.hexkit.overlay import OverlaidMap, Overlay
     from engines.white_death.state import WDState
 
@@ -422,7 +423,9 @@ class Terrain:
         costs the chart's second number (``leave_features``); Rule 13's lake hexsides add
         their weather's cost or prohibit (``hexside``, thaw names from :meth:`move_view`).
         """
-        from engines.hexkit.movement import MoveClass
+        # the class alone, not the movement module: an advance prices one step with it
+        # and compiles nothing (Rule 9.D; issue 35, about 3 M instructions of such an act)
+        from engines.hexkit.moveclass import MoveClass
 
         m = self.map
         tables = self.cat.tables
