@@ -161,7 +161,10 @@ def test_a_kept_neighbor_table_is_msgpacks_tuples_and_a_damaged_one_is_made_agai
     kept = scenario._map_from_data(data)
     assert kept.adjacency == built.adjacency and kept.adjacency is made[-1]
     monkeypatch.setattr(msgpack, "unpackb", real_unpack)
-    for bad in ([1] * len(built.ids), [[0]] * (len(built.ids) - 1), {"a": 1}):
+    # one row damaged among good ones is found as all of them are (the rows' types are
+    # taken at once: scenario._kept_adjacency)
+    one_bad = [*map(list, built.adjacency[:-1]), 7]
+    for bad in ([1] * len(built.ids), [[0]] * (len(built.ids) - 1), {"a": 1}, one_bad):
         again = scenario._map_from_data({**data, "adjacency": msgpack.packb(bad)})
         assert again.adjacency == built.adjacency
 
