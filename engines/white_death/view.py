@@ -183,12 +183,17 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     units = pos.units
     kept = _memo(cat, "view-hexes", 16384)
     pieces: list[Piece] = []
+    # the memo's look-up and the list's extend bound once, not looked up for each of ~60
+    # hexes, and a hex looked for among the revealed ones only when some are (an
+    # assault's): a click's redraw draws this view (issue 35 item 4)
+    find, extend = kept.find, pieces.extend
+    bunker_of = bunkers.get if bunkers else None
     # the hexes sorted alone, not their (hex, units) pairs: each comparison of two pairs
     # compared their hexes through the pairs' own comparison
     for h in sorted(stacks):
         uids = stacks[h]
-        shown = h in revealed
-        bunker = bunkers.get(h, 0) if bunkers else 0
+        shown = h in revealed if revealed else False
+        bunker = bunker_of(h, 0) if bunker_of is not None else 0
         if len(uids) == 1:
             # most hexes hold one unit: its key is flat (seven items, never the six of a
             # stack's), made without a list of each unit's strength: building, hashing
@@ -203,10 +208,10 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
         # a hex as the last view drew it is found without making its maker: a partial of
         # seven arguments for each of ~60 hexes, most of them unchanged, was an eighth of
         # the view a click's redraw draws (issue 35 item 4)
-        found = kept.find(key)
+        found = find(key)
         if found is None:
             found = kept.keep(key, _hex_pieces(pos, h, uids, side, shown, bunker, udef))
-        pieces.extend(found)
+        extend(found)
     overlays: tuple[tuple[str, tuple[str, ...]], ...] = ()
     if side is not None:
         # the rules hand the same read-only ZOC (a side's, kept per placement of its
