@@ -4,6 +4,8 @@ the map and the order of battle is found without asking every hex or every unit 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +13,7 @@ from engines.backhand.data import ENGINE_ID, Data, UnitType
 from engines.backhand.data import load as load_data
 from engines.hexkit import ScenarioSet, load_scenario_dir
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.scenario import Doc
 
 
 def test_the_load_finds_the_cities_and_formations_without_asking_each_hex(
@@ -128,3 +131,65 @@ def test_a_hexs_neighbours_are_read_off_the_maps_tables_once_they_are_made(
     assert {h: d.nbrs[h] for h in m.terrain} == table
     with pytest.raises(KeyError):
         d.nbrs["0000"]
+
+
+def test_the_order_of_battle_is_read_back_from_the_data_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: with a data cache (a player's home), the counters (2.4), formations
+    (15.2), the Uprising Forces' values (17.0) and the Front Markers' setup (14.0) are
+    kept once derived, and a later command reads them back without decoding units.toml's
+    tables: the same values, each counter still frozen and its fields in their order."""
+    from engines.backhand import data as module
+    from pbem import datacache
+
+    monkeypatch.setattr(datacache, "_directory", tmp_path)
+    doc = load_scenario_dir(ENGINE_ID).doc("units.toml")
+    built = module._order_of_battle(doc)
+
+    def fresh() -> Doc:  # as a new command reads it: its tables not decoded yet
+        return Doc(doc.name, doc.text, doc.top, doc.packed)
+
+    first = module._kept_order_of_battle(fresh())
+    assert first == built and any(e.name.startswith("bb-oob-") for e in tmp_path.iterdir())
+    again = fresh()
+    kept = module._kept_order_of_battle(again)
+    assert "data" not in again.__dict__  # units.toml's tables never decoded
+    assert kept == built and list(kept[0]) == list(built[0]) and kept[4] == built[4]
+    for uid, t in kept[0].items():
+        assert list(vars(t)) == [f.name for f in dataclasses.fields(UnitType)]
+        assert tuple(vars(t).values()) == tuple(vars(built[0][uid]).values())
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            t.ma = 9  # type: ignore[misc]
+    assert all(vars(f) == vars(built[1][fid]) for fid, f in kept[1].items())
+
+
+@pytest.mark.parametrize("damage", ["a factor a string", "a tr a boolean", "a short row",
+                                    "not msgpack"])
+def test_a_damaged_kept_order_of_battle_is_read_from_the_file(
+        damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept entry whose rows are not of their fields' types (or do not read back) is
+    never taken: the counters are derived from units.toml again, the same as ever."""
+    import msgpack
+
+    from engines.backhand import data as module
+    from pbem import datacache
+
+    monkeypatch.setattr(datacache, "_directory", tmp_path)
+    doc = load_scenario_dir(ENGINE_ID).doc("units.toml")
+    built = module._order_of_battle(doc)
+    stored: list[tuple[str, bytes, Any]] = []
+    monkeypatch.setattr(datacache, "store", lambda *a: stored.append(a))
+    module._kept_order_of_battle(doc)
+    (kind, key, blob), = [s for s in stored if s[0] == "bb-oob"]
+    rows, forms, upf, tr, fronts = msgpack.unpackb(blob)
+    if damage == "a factor a string":
+        rows[3][6][0][1] = "6"
+    elif damage == "a tr a boolean":
+        rows[5][7] = True
+    elif damage == "a short row":
+        rows[7] = rows[7][:-1]
+    bad = (b"\xc1" if damage == "not msgpack"
+           else msgpack.packb([rows, forms, upf, tr, fronts], use_bin_type=True))
+    monkeypatch.setattr(datacache, "load", lambda k, key_: bad if k == kind else None)
+    assert module._read_kept(bad) is None
+    assert module._kept_order_of_battle(doc) == built

@@ -91,3 +91,30 @@ def test_a_restore_reads_the_units_without_the_codec(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(codec, "from_data", spy)
     assert len(ENGINE.restore(snap).pos.units) > 100
     assert read == [0]  # the rest of the position by the codec, no unit
+
+
+def test_a_restores_units_are_made_without_their_init_each_its_own_copy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a restore's 124 units are made with their fields copied in one call,
+    not through Unit(**fields) (nine keywords bound and their dict built again); each
+    unit made still counts as a placing (the board facts' key), and each holds its own
+    copy, so a snapshot restored twice gives two positions that do not move together."""
+    from engines.backhand import position
+
+    snap = _positions()[3]
+    saved = copy.deepcopy(snap)
+
+    def refused(self: Unit, *args: Any, **kwargs: Any) -> None:
+        raise AssertionError("Unit.__init__ called by a restore")
+
+    monkeypatch.setattr(Unit, "__init__", refused)
+    before = position.PLACINGS[0]
+    one, two = ENGINE.restore(snap), ENGINE.restore(snap)
+    count = len(snap["body"]["position"]["units"])
+    assert position.PLACINGS[0] == before + 2 * count and count > 100
+    monkeypatch.undo()
+    assert one.pos == codec.from_data(Position, saved["body"]["position"])
+    uid = next(iter(one.pos.units))
+    one.pos.units[uid].steps += 1
+    assert two.pos.units[uid].steps == one.pos.units[uid].steps - 1
+    assert snap == saved
