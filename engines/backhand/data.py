@@ -250,7 +250,6 @@ class Data(Shared):
         #: hex is never in it, so a unit in a city still has the city out of its ZOC); one
         #: rule, as the kit's board facts key a rule by identity
         self.zoc_rule = ZocRule(blocks=lambda a, b: b in cities)
-        self.west_of_donets = frozenset(m.area("west_of_donets"))
         self.soviet_supply = frozenset(m.area("soviet_supply"))
         self.german_supply = frozenset(m.area("west_edge"))
         #: (weather, motorized) -> the compiled chart column, made when first asked for:
@@ -266,6 +265,13 @@ class Data(Shared):
         """The Combat Results Table (16.1), made with the first attack resolved: a
         command that resolves none reads no odds (issue 35)."""
         return OddsCRT(self.set.table("crt"))
+
+    @functools.cached_property
+    def west_of_donets(self) -> frozenset[str]:
+        """The map's hexes west of the Donets (18.2), made when first asked: only the
+        victory check at the game's end reads them, and the set of 1,833 hexes was made
+        by every command (issue 35)."""
+        return frozenset(self.map.area("west_of_donets"))
 
     @functools.cached_property
     def watched(self) -> tuple[str, ...]:

@@ -193,3 +193,14 @@ def test_a_damaged_kept_order_of_battle_is_read_from_the_file(
     monkeypatch.setattr(datacache, "load", lambda k, key_: bad if k == kind else None)
     assert module._read_kept(bad) is None
     assert module._kept_order_of_battle(doc) == built
+
+
+def test_the_hexes_west_of_the_donets_are_made_when_first_asked() -> None:
+    """Issue 35: only the victory check at the game's end (18.2) reads the 1,833 hexes
+    west of the Donets, so loading the data does not make their set; asked, it is the
+    map's area, Kharkov in it and the Soviet supply edge not."""
+    d = Data(load_scenario_dir(ENGINE_ID))
+    assert "west_of_donets" not in vars(d)
+    assert d.west_of_donets == frozenset(d.map.area("west_of_donets"))
+    assert "2510" in d.west_of_donets and "4110" not in d.west_of_donets
+    assert d.west_of_donets is d.west_of_donets
