@@ -244,7 +244,6 @@ class Data(Shared):
         # hexes was a third of a load's cost of this data (issue 35)
         self.cities = tuple(sorted(h for h, features in m.hex_features.items()
                                    if "city" in features and h in m))
-        self.city_names = {h: m.places_at(h)[0] for h in self.cities}
         cities = self.city_hexes = frozenset(self.cities)
         #: 6.0: a unit's ZOC reaches the six hexes around it but not into a city (its own
         #: hex is never in it, so a unit in a city still has the city out of its ZOC); one
@@ -265,6 +264,14 @@ class Data(Shared):
         """The Combat Results Table (16.1), made with the first attack resolved: a
         command that resolves none reads no odds (issue 35)."""
         return OddsCRT(self.set.table("crt"))
+
+    @functools.cached_property
+    def city_names(self) -> dict[str, str]:
+        """Each city's name (3.1's and 17.0's events name the city), made when first
+        asked: the map's places by hex, which it reads, are made for the whole map, and
+        a command whose control changes nowhere names none (issue 35)."""
+        m = self.map
+        return {h: m.places_at(h)[0] for h in self.cities}
 
     @functools.cached_property
     def west_of_donets(self) -> frozenset[str]:

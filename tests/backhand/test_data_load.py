@@ -204,3 +204,13 @@ def test_the_hexes_west_of_the_donets_are_made_when_first_asked() -> None:
     assert d.west_of_donets == frozenset(d.map.area("west_of_donets"))
     assert "2510" in d.west_of_donets and "4110" not in d.west_of_donets
     assert d.west_of_donets is d.west_of_donets
+
+
+def test_the_cities_names_are_made_when_first_asked() -> None:
+    """Issue 35: the cities' names (3.1's control events, 17.0's uprisings) read the
+    map's places by hex, made for the whole map; loading the data does not make them, and
+    asked, each city has its place's name (Kharkov's hex 2510)."""
+    d = Data(load_scenario_dir(ENGINE_ID))
+    assert "city_names" not in vars(d)
+    assert d.city_names == {h: d.map.places_at(h)[0] for h in d.cities}
+    assert d.city_names["2510"] == "Kharkov" and list(d.city_names) == list(d.cities)
