@@ -195,14 +195,15 @@ def _read_kept(blob: bytes) -> OrderOfBattle | None:
             or set(map(type, fronts)) - {tuple} or set(map(len, fronts)) - {2}
             or set(map(type, chain.from_iterable(fronts))) - {str}):
         return None
-    return (MappingProxyType({r[0]: _made(UnitType, _UNIT_FIELDS, r) for r in rows}),
+    return (MappingProxyType({r[0]: UnitType(*r) for r in rows}),
             MappingProxyType({f[0]: _made(Formation, _FORMATION_FIELDS, f) for f in forms}),
             (a, d), tr, fronts)
 
 
 def _made(cls: type[T], names: tuple[str, ...], row: tuple[Any, ...]) -> T:
     """A frozen dataclass of ``row``'s values, stored at once as UnitType's __init__
-    stores them (the fields' order kept)."""
+    stores them (the fields' order kept): a kept formation (a counter is made by that
+    __init__ itself, whose one call of sixteen arguments costs less than this)."""
     made = object.__new__(cls)
     made.__dict__.update(zip(names, row, strict=True))
     return made
