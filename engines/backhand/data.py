@@ -3,19 +3,36 @@
 from __future__ import annotations
 
 import functools
+import sys
 from dataclasses import dataclass
+from itertools import chain
+from operator import itemgetter
+from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import msgpack
 
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
 from engines.hexkit.facts import Placed, ZocRule
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import OddsCRT, Table, parse_roll_key
+from pbem import datacache
+from pbem.sha import content_digest
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from engines.hexkit.movement import StepCosts
+    from engines.hexkit.scenario import Doc
+
+    #: what units.toml gives the rules: the counters (2.4), the German formations
+    #: (15.2), the Uprising Forces' factors and rating (17.0) and the Front Markers'
+    #: setup hexes (14.0)
+    OrderOfBattle = tuple[MappingProxyType[str, "UnitType"], MappingProxyType[str, "Formation"],
+                          tuple[int, int], int, tuple[tuple[str, str], ...]]
+
+T = TypeVar("T")
 
 ENGINE_ID = "backhand-blow"
 SIDES = ("soviet", "german")
@@ -87,43 +104,126 @@ def roll_lookup(table: Table, roll: int) -> tuple[Any, ...]:
     raise KeyError(f"{table.where}: no row for {roll}")
 
 
+def _order_of_battle(units: Doc) -> OrderOfBattle:
+    types = units.get_table("types")
+    out: dict[str, UnitType] = {}
+    # each printed step's factors parsed once: most counters share theirs
+    steps: dict[str, tuple[int, int]] = {}
+    for side in SIDES:
+        for uid, spec in units.get_table(side).items():
+            kind = spec["t"]
+            mot, stat = types[kind]
+            out[uid] = UnitType(
+                uid, side, kind, bool(mot), bool(stat), str(spec.get("f", "")),
+                tuple([steps[t] if t in steps else steps.setdefault(t, _factors(t))
+                       for t in spec["s"]]), int(spec["tr"]), int(spec["ma"]),
+                bool(spec.get("bracket", False)), str(spec.get("at", "")),
+                int(spec.get("arrive", 0)), str(spec.get("entry", "")),
+                str(spec.get("variable", "")), str(spec.get("front", "")),
+                str(spec.get("city", "")))
+    ordered = MappingProxyType(dict(sorted(out.items())))
+    # each formation's units in unit order, found in one pass over the units
+    members: dict[str, list[str]] = {}
+    for uid, t in ordered.items():
+        if t.formation:
+            members.setdefault(t.formation, []).append(uid)
+    forms = {}
+    for fid, spec in units.get_table("formations").items():
+        forms[fid] = Formation(fid, spec["name"], bool(spec["ss"]), bool(spec["motorized"]),
+                               tuple(members.get(fid, ())))
+    return (
+        ordered, MappingProxyType(dict(sorted(forms.items()))),
+        _factors(units.get_str("uprising", "factors")), units.get_int("uprising", "tr"),
+        tuple((f, units.get_str("fronts", f)) for f in FRONTS))
+
+
+#: UnitType's fields, in its order (a kept counter's row), and their types (its factors
+#: checked apart)
+_UNIT_FIELDS = ("id", "side", "kind", "motorized", "stationary", "formation", "factors",
+                "tr", "ma", "bracket", "at", "arrive", "entry", "variable", "front", "city")
+_ROW_TYPES = (str, str, str, bool, bool, str, tuple, int, int, bool, str, int, str, str,
+              str, str)
+#: Formation's, and their types
+_FORMATION_FIELDS = ("id", "name", "ss", "motorized", "members")
+_FORMATION_TYPES = (str, str, bool, bool, tuple)
+
+
+def _kept_order_of_battle(units: Doc) -> OrderOfBattle:
+    """:func:`_order_of_battle`, kept in the data cache (pbem.datacache) under the
+    file's content and this module's code: every command makes the 124 counters, and
+    decoding units.toml's tables and reading each counter's sixteen values from them
+    was 3.8 M instructions of each (issue 35).  The kept rows are read back in one
+    msgpack call, as tuples, and checked to be of their fields' types, each check one
+    pass in C over all the rows (one that is not, or an entry that does not read back,
+    is derived from the file again: a damaged entry never changes a counter)."""
+    if datacache.directory() is None:
+        return _order_of_battle(units)
+    # the file's digest, which the kit took when it read the file (a lookup, not a hash)
+    key = datacache.make_key("bb-oob", sys.version, units.name, content_digest(units.text),
+                             datacache.files_digest([Path(__file__)]))
+    kept = datacache.load("bb-oob", key)
+    if type(kept) is bytes:
+        got = _read_kept(kept)
+        if got is not None:
+            return got
+    oob = _order_of_battle(units)
+    datacache.store("bb-oob", key, msgpack.packb(
+        [[[getattr(t, f) for f in _UNIT_FIELDS] for t in oob[0].values()],
+         [[getattr(f, n) for n in _FORMATION_FIELDS] for f in oob[1].values()],
+         oob[2], oob[3], oob[4]], use_bin_type=True))
+    return oob
+
+
+def _read_kept(blob: bytes) -> OrderOfBattle | None:
+    try:
+        value = msgpack.unpackb(blob, raw=False, use_list=False, strict_map_key=True,
+                                ext_hook=_no_ext, timestamp=0)
+        rows, forms, (a, d), tr, fronts = value
+        factors = tuple(chain.from_iterable(map(itemgetter(6), rows)))
+        members = tuple(chain.from_iterable(map(itemgetter(4), forms)))
+    except Exception:  # whatever the bytes are, the counters are read from the file
+        return None
+    if (type(rows) is not tuple or type(forms) is not tuple or type(fronts) is not tuple
+            or set(map(len, rows)) != {len(_ROW_TYPES)}
+            or tuple(map(type, chain.from_iterable(rows))) != _ROW_TYPES * len(rows)
+            or set(map(len, forms)) - {len(_FORMATION_TYPES)}
+            or tuple(map(type, chain.from_iterable(forms))) != _FORMATION_TYPES * len(forms)
+            or set(map(len, factors)) - {2}
+            or set(map(type, chain.from_iterable(factors))) - {int}
+            or set(map(type, members)) - {str}
+            or type(a) is not int or type(d) is not int or type(tr) is not int
+            or set(map(type, fronts)) - {tuple} or set(map(len, fronts)) - {2}
+            or set(map(type, chain.from_iterable(fronts))) - {str}):
+        return None
+    return (MappingProxyType({r[0]: UnitType(*r) for r in rows}),
+            MappingProxyType({f[0]: _made(Formation, _FORMATION_FIELDS, f) for f in forms}),
+            (a, d), tr, fronts)
+
+
+def _made(cls: type[T], names: tuple[str, ...], row: tuple[Any, ...]) -> T:
+    """A frozen dataclass of ``row``'s values, stored at once as UnitType's __init__
+    stores them (the fields' order kept): a kept formation (a counter is made by that
+    __init__ itself, whose one call of sixteen arguments costs less than this)."""
+    made = object.__new__(cls)
+    made.__dict__.update(zip(names, row, strict=True))
+    return made
+
+
+def _no_ext(code: int, data: bytes) -> Any:
+    raise ValueError("ext types are not counters")
+
+
 class Data(Shared):
     """Everything the rules read and never change."""
 
     def __init__(self, data: ScenarioSet) -> None:
         self.set = data
         self.map: HexMap = data.map
-        units = data.doc("units.toml")
-        types = units.get_table("types")
-        out: dict[str, UnitType] = {}
-        # each printed step's factors parsed once: most counters share theirs
-        steps: dict[str, tuple[int, int]] = {}
-        for side in SIDES:
-            for uid, spec in units.get_table(side).items():
-                kind = spec["t"]
-                mot, stat = types[kind]
-                out[uid] = UnitType(
-                    uid, side, kind, bool(mot), bool(stat), str(spec.get("f", "")),
-                    tuple([steps[t] if t in steps else steps.setdefault(t, _factors(t))
-                           for t in spec["s"]]), int(spec["tr"]), int(spec["ma"]),
-                    bool(spec.get("bracket", False)), str(spec.get("at", "")),
-                    int(spec.get("arrive", 0)), str(spec.get("entry", "")),
-                    str(spec.get("variable", "")), str(spec.get("front", "")),
-                    str(spec.get("city", "")))
-        self.units: MappingProxyType[str, UnitType] = MappingProxyType(dict(sorted(out.items())))
-        # each formation's units in unit order, found in one pass over the units
-        members: dict[str, list[str]] = {}
-        for uid, t in self.units.items():
-            if t.formation:
-                members.setdefault(t.formation, []).append(uid)
-        forms = {}
-        for fid, spec in units.get_table("formations").items():
-            forms[fid] = Formation(fid, spec["name"], bool(spec["ss"]), bool(spec["motorized"]),
-                                   tuple(members.get(fid, ())))
-        self.formations = MappingProxyType(dict(sorted(forms.items())))
-        self.uprising_factors = _factors(units.get_str("uprising", "factors"))
-        self.uprising_tr = units.get_int("uprising", "tr")
-        self.front_setup = {f: units.get_str("fronts", f) for f in FRONTS}
+        oob = _kept_order_of_battle(data.doc("units.toml"))
+        self.units: MappingProxyType[str, UnitType]
+        self.formations: MappingProxyType[str, Formation]
+        self.units, self.formations, self.uprising_factors, self.uprising_tr, fronts = oob
+        self.front_setup = dict(fronts)
         self.tec = data.chart("tec")
         self.activity = data.table("activity")
         self.weather = data.table("weather")
@@ -145,13 +245,11 @@ class Data(Shared):
         # hexes was a third of a load's cost of this data (issue 35)
         self.cities = tuple(sorted(h for h, features in m.hex_features.items()
                                    if "city" in features and h in m))
-        self.city_names = {h: m.places_at(h)[0] for h in self.cities}
         cities = self.city_hexes = frozenset(self.cities)
         #: 6.0: a unit's ZOC reaches the six hexes around it but not into a city (its own
         #: hex is never in it, so a unit in a city still has the city out of its ZOC); one
         #: rule, as the kit's board facts key a rule by identity
         self.zoc_rule = ZocRule(blocks=lambda a, b: b in cities)
-        self.west_of_donets = frozenset(m.area("west_of_donets"))
         self.soviet_supply = frozenset(m.area("soviet_supply"))
         self.german_supply = frozenset(m.area("west_edge"))
         #: (weather, motorized) -> the compiled chart column, made when first asked for:
@@ -167,6 +265,21 @@ class Data(Shared):
         """The Combat Results Table (16.1), made with the first attack resolved: a
         command that resolves none reads no odds (issue 35)."""
         return OddsCRT(self.set.table("crt"))
+
+    @functools.cached_property
+    def city_names(self) -> dict[str, str]:
+        """Each city's name (3.1's and 17.0's events name the city), made when first
+        asked: the map's places by hex, which it reads, are made for the whole map, and
+        a command whose control changes nowhere names none (issue 35)."""
+        m = self.map
+        return {h: m.places_at(h)[0] for h in self.cities}
+
+    @functools.cached_property
+    def west_of_donets(self) -> frozenset[str]:
+        """The map's hexes west of the Donets (18.2), made when first asked: only the
+        victory check at the game's end reads them, and the set of 1,833 hexes was made
+        by every command (issue 35)."""
+        return frozenset(self.map.area("west_of_donets"))
 
     @functools.cached_property
     def watched(self) -> tuple[str, ...]:

@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from engines.backhand import view
 from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
-from engines.backhand.position import OFF, PLACINGS, Position, units_from_data
+from engines.backhand.position import (
+    OFF,
+    PLACINGS,
+    Position,
+    position_from_data,
+    units_from_data,
+)
 from engines.hexkit.facts import BoardFacts, Placed, Placement
 from pbem import codec
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
@@ -160,15 +166,19 @@ class BBState(StepState[Position]):
 
     def restore_body(self, body: Mapping[str, Any]) -> None:
         """As the runtime restores a body, the units read by
-        :func:`~engines.backhand.position.units_from_data` where each is exactly what
-        the codec takes (anything else, and the rest of the position, by the codec)."""
+        :func:`~engines.backhand.position.units_from_data` and the rest of the position
+        by :func:`~engines.backhand.position.position_from_data` where each is exactly
+        what the codec takes (anything else by the codec, which names what is wrong)."""
         pos = body.get("position") if isinstance(body, Mapping) else None
         units = units_from_data(pos.get("units")) if isinstance(pos, dict) else None
         if not isinstance(pos, dict) or units is None or "stack" not in body:
             super().restore_body(body)
             return
-        self.pos = codec.from_data(self.Position, {**pos, "units": {}})
-        self.pos.units = units
+        read = position_from_data(pos, units) if self.Position is Position else None
+        if read is None:
+            read = codec.from_data(self.Position, {**pos, "units": {}})
+            read.units = units
+        self.pos = read
         self.restore_stack(body["stack"])
 
     def on_map(self, uid: str) -> bool:

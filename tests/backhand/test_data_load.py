@@ -4,6 +4,8 @@ the map and the order of battle is found without asking every hex or every unit 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,6 +13,7 @@ from engines.backhand.data import ENGINE_ID, Data, UnitType
 from engines.backhand.data import load as load_data
 from engines.hexkit import ScenarioSet, load_scenario_dir
 from engines.hexkit.hexmap import HexMap
+from engines.hexkit.scenario import Doc
 
 
 def test_the_load_finds_the_cities_and_formations_without_asking_each_hex(
@@ -128,3 +131,98 @@ def test_a_hexs_neighbours_are_read_off_the_maps_tables_once_they_are_made(
     assert {h: d.nbrs[h] for h in m.terrain} == table
     with pytest.raises(KeyError):
         d.nbrs["0000"]
+
+
+def test_the_order_of_battle_is_read_back_from_the_data_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: with a data cache (a player's home), the counters (2.4), formations
+    (15.2), the Uprising Forces' values (17.0) and the Front Markers' setup (14.0) are
+    kept once derived, and a later command reads them back without decoding units.toml's
+    tables: the same values, each counter still frozen and its fields in their order."""
+    from engines.backhand import data as module
+    from pbem import datacache
+
+    monkeypatch.setattr(datacache, "_directory", tmp_path)
+    doc = load_scenario_dir(ENGINE_ID).doc("units.toml")
+    built = module._order_of_battle(doc)
+
+    def fresh() -> Doc:  # as a new command reads it: its tables not decoded yet
+        return Doc(doc.name, doc.text, doc.top, doc.packed)
+
+    first = module._kept_order_of_battle(fresh())
+    assert first == built and any(e.name.startswith("bb-oob-") for e in tmp_path.iterdir())
+    again = fresh()
+    made: list[str] = []
+    init = UnitType.__init__
+
+    def counted(self: UnitType, *values: Any) -> None:
+        made.append(values[0])
+        init(self, *values)
+
+    # a kept counter is made by UnitType's own __init__ (its sixteen values in one call,
+    # cheaper than copying them in by name: 0.5 M instructions of every command)
+    monkeypatch.setattr(UnitType, "__init__", counted)
+    kept = module._kept_order_of_battle(again)
+    monkeypatch.setattr(UnitType, "__init__", init)
+    assert made == list(built[0])
+    assert "data" not in again.__dict__  # units.toml's tables never decoded
+    assert kept == built and list(kept[0]) == list(built[0]) and kept[4] == built[4]
+    for uid, t in kept[0].items():
+        assert list(vars(t)) == [f.name for f in dataclasses.fields(UnitType)]
+        assert tuple(vars(t).values()) == tuple(vars(built[0][uid]).values())
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            t.ma = 9  # type: ignore[misc]
+    assert all(vars(f) == vars(built[1][fid]) for fid, f in kept[1].items())
+
+
+@pytest.mark.parametrize("damage", ["a factor a string", "a tr a boolean", "a short row",
+                                    "not msgpack"])
+def test_a_damaged_kept_order_of_battle_is_read_from_the_file(
+        damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept entry whose rows are not of their fields' types (or do not read back) is
+    never taken: the counters are derived from units.toml again, the same as ever."""
+    import msgpack
+
+    from engines.backhand import data as module
+    from pbem import datacache
+
+    monkeypatch.setattr(datacache, "_directory", tmp_path)
+    doc = load_scenario_dir(ENGINE_ID).doc("units.toml")
+    built = module._order_of_battle(doc)
+    stored: list[tuple[str, bytes, Any]] = []
+    monkeypatch.setattr(datacache, "store", lambda *a: stored.append(a))
+    module._kept_order_of_battle(doc)
+    (kind, key, blob), = [s for s in stored if s[0] == "bb-oob"]
+    rows, forms, upf, tr, fronts = msgpack.unpackb(blob)
+    if damage == "a factor a string":
+        rows[3][6][0][1] = "6"
+    elif damage == "a tr a boolean":
+        rows[5][7] = True
+    elif damage == "a short row":
+        rows[7] = rows[7][:-1]
+    bad = (b"\xc1" if damage == "not msgpack"
+           else msgpack.packb([rows, forms, upf, tr, fronts], use_bin_type=True))
+    monkeypatch.setattr(datacache, "load", lambda k, key_: bad if k == kind else None)
+    assert module._read_kept(bad) is None
+    assert module._kept_order_of_battle(doc) == built
+
+
+def test_the_hexes_west_of_the_donets_are_made_when_first_asked() -> None:
+    """Issue 35: only the victory check at the game's end (18.2) reads the 1,833 hexes
+    west of the Donets, so loading the data does not make their set; asked, it is the
+    map's area, Kharkov in it and the Soviet supply edge not."""
+    d = Data(load_scenario_dir(ENGINE_ID))
+    assert "west_of_donets" not in vars(d)
+    assert d.west_of_donets == frozenset(d.map.area("west_of_donets"))
+    assert "2510" in d.west_of_donets and "4110" not in d.west_of_donets
+    assert d.west_of_donets is d.west_of_donets
+
+
+def test_the_cities_names_are_made_when_first_asked() -> None:
+    """Issue 35: the cities' names (3.1's control events, 17.0's uprisings) read the
+    map's places by hex, made for the whole map; loading the data does not make them, and
+    asked, each city has its place's name (Kharkov's hex 2510)."""
+    d = Data(load_scenario_dir(ENGINE_ID))
+    assert "city_names" not in vars(d)
+    assert d.city_names == {h: d.map.places_at(h)[0] for h in d.cities}
+    assert d.city_names["2510"] == "Kharkov" and list(d.city_names) == list(d.cities)
