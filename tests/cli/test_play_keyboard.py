@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,10 +35,19 @@ def copy_home(src: Path, dst: Path) -> Path:
     return dst
 
 
+def _as_a_terminal_starts_it() -> None:
+    # Ctrl-C interrupts, as in a player's shell: a test run started as a background job
+    # of a non-interactive shell (``.ci/run &``) has SIGINT ignored, every child
+    # inherits that across exec, and Python then leaves it ignored, so a Ctrl-C test
+    # would wait out its timeout on a pbem that never got the signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(root: Path, home: str, *args: str) -> pexpect.spawn:
     env = {**os.environ, "COLUMNS": "100", "LINES": "40", "TERM": "dumb", "NO_COLOR": "1"}
     return pexpect.spawn(PBEM, ["--home", home, *args], cwd=str(root), env=env, timeout=90,
-                         encoding="utf-8", dimensions=(40, 100))
+                         encoding="utf-8", dimensions=(40, 100),
+                         preexec_fn=_as_a_terminal_starts_it)
 
 
 def german_at_defensive_fire(root: Path) -> None:
