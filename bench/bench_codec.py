@@ -88,20 +88,14 @@ def position_data(spec: str, steps: int, into: Path) -> Path:
     """The canonical bytes of ``spec``'s position after a seeded game of ``steps`` steps."""
     from pbem import canonical
     from pbem.registry import engines
-    from pbem.testing import Chooser
+    from pbem.testing import Chooser, decisions
 
     engine_id, scenario = spec.split(":")
     engine = engines()[engine_id]
     state = engine.new_state(scenario, engine.resolve_options({}))
     choose = Chooser(f"bench-codec/{spec}")
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.is_chance():
-            state.apply_outcome(choose.outcome(state.chance_request()))
-        else:
-            legal = state.legal_actions()
-            state.apply(legal[choose.below(len(legal))])
+    for _ in decisions(state, choose, steps):
+        pass  # played on: the chooser's rolls and picks, as every seeded test's
     path = into / f"{engine_id}.{scenario}.bin"
     path.write_bytes(canonical.encode(state.snapshot()["body"]["position"]))
     return path
