@@ -14,7 +14,6 @@ from collections.abc import Callable, Container, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engines.backhand import view
 from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import (
@@ -292,13 +291,22 @@ class BBState(StepState[Position]):
     def turn_number(self) -> int:
         return self.pos.turn
 
+    # the board view's module loads with the first board or counters asked: an act or
+    # a receive asks only this line, for the game's summary (issue 35)
     def status_line(self, side: str | None) -> str:
-        return view.status_line(self)
+        p = self.pos
+        return (f"turn {p.turn}/{p.last_turn} {p.weather}, {p.segment}; C3I "
+                f"S{p.c3i['soviet']} G{p.c3i['german']}; AP SW{p.ap['southwest']} "
+                f"VO{p.ap['voronezh']} G{p.ap['german']}")
 
     def _view(self, side: str | None) -> BoardView:
+        from engines.backhand import view
+
         return view.board(self, side)
 
     def counters(self, side: str | None) -> dict[str, str]:
+        from engines.backhand import view
+
         return view.counters(self)
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
