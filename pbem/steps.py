@@ -1124,12 +1124,20 @@ class StepState(State, Generic[P]):
                 state[name] = copy.deepcopy(value, memo)
         state["options"] = dict(self.options)
         state["history"] = list(self.history)
-        state["pos"] = copier(self.Position)(self.pos)
+        state["pos"] = self.copy_position()
         steps = self.steps
         state["stack"] = [Frame(f.step, copier(steps[f.step].Args)(f.args), f.pc)
                           for f in self.stack]
         twin.__dict__.update(state)
         return twin
+
+    def copy_position(self) -> Any:
+        """The position's copy for :meth:`clone`, derived from :attr:`Position`'s field
+        types (pbem.typedcopy).  An engine may give its own, exactly the same copy, where
+        deriving typedcopy's costs a process that clones once more than it saves."""
+        from pbem.typedcopy import copier
+
+        return copier(self.Position)(self.pos)
 
     # -- snapshot ----------------------------------------------------------------------------
 

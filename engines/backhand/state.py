@@ -20,6 +20,7 @@ from engines.backhand.position import (
     OFF,
     PLACINGS,
     Position,
+    copy_position,
     position_from_data,
     units_from_data,
 )
@@ -290,6 +291,11 @@ class BBState(StepState[Position]):
 
     def turn_number(self) -> int:
         return self.pos.turn
+
+    def copy_position(self) -> Position:
+        # Position's copy read off its fields' kinds, as typedcopy would derive it
+        got = copy_position(self.pos)
+        return got if got is not None else super().copy_position()
 
     # the board view's module loads with the first board or counters asked: an act or
     # a receive asks only this line, for the game's summary (issue 35)
