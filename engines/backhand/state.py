@@ -19,7 +19,15 @@ from engines.backhand.notation import parse_action, w
 from engines.backhand.position import (
     OFF,
     PLACINGS,
+    Cities,
+    Count,
+    MoveArgs,
+    PhaseArgs,
+    PhaseCall,
     Position,
+    SegSpec,
+    SegState,
+    UnitArg,
     copy_position,
     position_from_data,
     units_from_data,
@@ -29,7 +37,7 @@ from pbem import codec
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
-from pbem.steps import StepState
+from pbem.steps import Frame, NoArgs, StepState
 
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
     from engines.hexkit.zoc import ZocMap
@@ -55,6 +63,13 @@ _Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts, dict[str, Any
 _AT = attrgetter("at")
 _OFF = frozenset(OFF)
 _NO_PLACES: dict[str, Placed] = {}
+
+
+#: the frames' argument classes a clone shares, as pbem.typedcopy does: frozen, each
+#: field an int, a string or a tuple of strings (tests/backhand/test_position_copy.py)
+SHARED_ARGS = frozenset((NoArgs, SegSpec, PhaseCall, PhaseArgs, MoveArgs, UnitArg, Cities,
+                         Count))
+_SEG_FIELDS = frozenset(("side", "kind", "no", "stage", "first"))
 
 
 class BBState(StepState[Position]):
@@ -296,6 +311,26 @@ class BBState(StepState[Position]):
         # Position's copy read off its fields' kinds, as typedcopy would derive it
         got = copy_position(self.pos)
         return got if got is not None else super().copy_position()
+
+    def copy_stack(self) -> list[Frame]:
+        # the frames' arguments as typedcopy copies them: shared where their class is
+        # frozen with fields that never change, a segment under way (4.2 II) copied field
+        # by field; any other frame (a battle's) by typedcopy, loaded then (issue 35)
+        steps, out, new = self.steps, [], object.__new__
+        for f in self.stack:
+            args = f.args
+            kind = type(args)
+            if kind is not steps[f.step].Args:
+                return super().copy_stack()
+            if kind in SHARED_ARGS:
+                out.append(Frame(f.step, args, f.pc))
+            elif kind is SegState and args.__dict__.keys() == _SEG_FIELDS:
+                twin = new(SegState)
+                twin.__dict__.update(args.__dict__)
+                out.append(Frame(f.step, twin, f.pc))
+            else:
+                return super().copy_stack()
+        return out
 
     # the board view's module loads with the first board or counters asked: an act or
     # a receive asks only this line, for the game's summary (issue 35)

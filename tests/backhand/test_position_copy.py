@@ -1,7 +1,8 @@
-"""A clone's copy of Backhand Blow's position is the copy pbem.typedcopy derives from its
-field types, read off the position's field kinds instead (issue 35: deriving it was
-1.2 M instructions of every act): the same values, and new exactly where typedcopy's is
-new (each map, list and unit), over the positions of seeded games."""
+"""A clone's copy of Backhand Blow's position and frames is the copy pbem.typedcopy
+derives from their types, read off the position's field kinds and the frames' argument
+classes instead (issue 35: deriving it, and loading typedcopy, was 1.9 M instructions of
+every act): the same values, and new exactly where typedcopy's is new (each map, list
+and unit, a segment's state), over the positions of seeded games."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import pytest
 
 from engines.backhand import ENGINE
 from engines.backhand.position import Position, Unit, copy_position
-from engines.backhand.state import BBState
+from engines.backhand.state import SHARED_ARGS, BBState
 from pbem import typedcopy
+from pbem.steps import StepState
 from pbem.testing import Chooser, decisions, fresh_run
 
 
@@ -39,21 +41,45 @@ def same_copy(pos: Position) -> None:
     assert shared(pos, mine) == shared(pos, theirs)
 
 
+def same_stack(st: BBState) -> None:
+    mine = st.copy_stack()
+    theirs = StepState.copy_stack(st)
+    assert mine == theirs
+    assert [m.args is f.args for m, f in zip(mine, st.stack, strict=True)] == [
+        t.args is f.args for t, f in zip(theirs, st.stack, strict=True)]
+    assert [type(m.args) for m in mine] == [type(t.args) for t in theirs]
+
+
+def test_the_shared_argument_classes_are_those_typedcopy_shares() -> None:
+    st = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    assert isinstance(st, BBState)
+    args = {step.Args for step in st.steps.values()}
+    shared_by_typedcopy = {a for a in args if typedcopy._plan(a) is None}
+    assert shared_by_typedcopy >= SHARED_ARGS
+    # what else the steps take is copied, by typedcopy but for a segment's state
+    assert {a.__name__ for a in args - SHARED_ARGS} >= {"SegState", "AttackArgs"}
+
+
 @pytest.mark.parametrize(("scenario", "seed"), [("high-water-mark", "bbcopy/1"),
                                                 ("backhand-blow", "bbcopy/2")])
 def test_the_position_copy_is_typedcopys(scenario: str, seed: str) -> None:
     st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
     assert isinstance(st, BBState)
     seen = 0
+    kinds: set[str] = set()
     for i, at in enumerate(decisions(st, Chooser(seed), 1500)):
+        assert isinstance(at, BBState)
+        same_stack(at)
+        kinds |= {type(f.args).__name__ for f in at.stack}
         if i % 25 == 0:
-            assert isinstance(at, BBState)
             same_copy(at.pos)
             twin = at.clone()
             assert isinstance(twin, BBState)
             assert twin.pos == at.pos and twin.pos is not at.pos
             seen += 1
     assert seen > 20
+    # frames shared, a segment's state copied, and a battle's frames (typedcopy's)
+    assert {"SegState", "PhaseArgs", "AttackArgs"} <= kinds, kinds
 
 
 def test_a_position_holding_more_than_its_fields_is_copied_by_typedcopy() -> None:
@@ -82,15 +108,14 @@ def test_a_position_holding_more_than_its_fields_is_copied_by_typedcopy() -> Non
 
 
 _CLONE = """
+import sys
 from engines.backhand import ENGINE
-from engines.backhand.position import Position
-from pbem import typedcopy
 
 s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
 twin = s.clone()
-print(twin.pos == s.pos, Position in typedcopy._PLANS)
+print(twin.pos == s.pos, twin.stack == s.stack, "pbem.typedcopy" in sys.modules)
 """
 
 
-def test_a_clone_derives_no_copy_of_the_position() -> None:
-    assert fresh_run(_CLONE) == ["True False"]
+def test_a_clone_outside_a_battle_loads_no_typedcopy() -> None:
+    assert fresh_run(_CLONE) == ["True True False"]
