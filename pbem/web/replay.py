@@ -209,7 +209,9 @@ class Runs:
     as White Death and Mortain list them; a view where they do not is walked whole
     (:func:`_shown`), and so is the next; after :data:`TRIES` such views (an engine
     listing its counters in its units' order, as Backhand Blow does) the page stops
-    looking for runs, which would be a second walk of every frame."""
+    looking for runs, which would be a second walk of every frame, and only a frame
+    whose counters are all the frame before's is not walked (most of Backhand Blow's:
+    a roll, a phase, a declaration moves no counter)."""
 
     #: views whose counters are not in runs before the page stops looking for them
     TRIES = 3
@@ -230,9 +232,14 @@ class Runs:
     def shown(self, view: BoardView, cells: frozenset[str], table: PieceTable
               ) -> list[int] | None:
         """:func:`_shown` of ``view``, or None where it must be walked whole."""
-        if self._misses >= self.TRIES:
-            return None
         pieces, old = view.pieces, self._pieces
+        if self._misses >= self.TRIES:
+            if old is None or (cells is not self._cells and cells != self._cells) or \
+                    view.boxes != self._boxes or len(pieces) != len(old) or \
+                    next(compress(count(), map(is_not, old, pieces)), None) is not None:
+                self._shown = _shown(view, cells, table)
+                self._pieces, self._cells, self._boxes = tuple(pieces), cells, view.boxes
+            return self._shown
         if old is None or (cells is not self._cells and cells != self._cells) or \
                 view.boxes != self._boxes or \
                 not old or not pieces or type(pieces) is not tuple:
@@ -318,6 +325,10 @@ class Runs:
                 locations.append(location)
         if len(set(locations)) != len(locations):
             self._misses += 1
+            if self._misses >= self.TRIES:  # the frame walked whole, and kept
+                self._shown = _shown(view, cells, table)
+                self._pieces, self._cells, self._boxes = pieces, cells, view.boxes
+                return self._shown
             return None
         boxes = frozenset(b.name for b in view.boxes)
         counts: list[int] = []

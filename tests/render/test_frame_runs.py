@@ -125,3 +125,31 @@ def test_a_page_whose_counters_are_never_in_runs_stops_looking(
         frame = frame_data(replace(apart, status=str(k)), [], None, table, runs=runs)
         assert frame == frame_data(replace(apart, status=str(k)), [], None, PieceTable())
     assert len(tried) == Runs.TRIES
+
+
+def test_a_page_not_in_runs_walks_only_a_frame_whose_counters_changed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counters in their units' order (Backhand Blow's): a frame whose counters are all
+    the frame before's (a roll, a phase: most of that engine's) takes its counters from
+    it; one with a counter changed is walked whole."""
+    view = small_view()
+    g1, g2, g3, s1, s2, s3, s4, g9 = view.pieces
+    apart = (g1, g3, g2, s1, s2, s3, s4, g9)
+    moved = (g1, replace(g3, location="0405"), g2, s1, s2, s3, s4, g9)
+    runs, table, whole = Runs(), PieceTable(), PieceTable()
+    walked: list[int] = []
+    real = replay._shown
+
+    def counting(*args: object) -> list[int]:
+        walked.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(replay, "_shown", counting)
+    steps = [apart] * Runs.TRIES + [apart, tuple(apart), moved, moved, apart, list(apart)]
+    for k, pieces in enumerate(steps):
+        shown = replace(view, pieces=pieces, status=str(k))  # type: ignore[arg-type]
+        before = len(walked)
+        frame = frame_data(shown, [], None, table, runs=runs)
+        assert frame == frame_data(shown, [], None, whole), k
+        if k >= Runs.TRIES:
+            assert len(walked) - before == (0 if list(pieces) == list(steps[k - 1]) else 1) + 1, k
