@@ -301,11 +301,11 @@ def test_backhand_blow_checks_a_move_without_overlays_or_graph_searches() -> Non
 
 
 def test_backhand_blow_loads_the_kits_odds_with_its_crt(tmp_path: Path) -> None:
-    """Backhand Blow's combat rules (16.0: a receive whose Combat Phase declares no
-    attack imports them) and its data, its tables checked by an earlier command (the
-    data cache says so), leave the kit's odds arithmetic unloaded (issue 35: 0.9 M
-    instructions of such a receive, and the CRT made and dropped, 2.6 M, of every
-    command); the CRT (16.1), made with the first attack resolved, loads it."""
+    """Backhand Blow's combat rules (16.0: an attack declared imports them) and its
+    data, its tables checked by an earlier command (the data cache says so), leave the
+    kit's odds arithmetic unloaded (issue 35: 0.9 M instructions of a receive, and the
+    CRT made and dropped, 2.6 M, of every command); the CRT (16.1), made with the first
+    attack resolved, loads it."""
     load = ("import sys\nfrom pathlib import Path\nfrom pbem import datacache\n"
             f"datacache.configure(Path({str(tmp_path)!r}))\n"
             "from engines.backhand import ENGINE\nENGINE.scenarios()\n")

@@ -317,11 +317,12 @@ class Data(Shared):
 
     @functools.cached_property
     def nbrs(self) -> Mapping[str, tuple[str, ...]]:
-        """Every hex's neighbours, in hex order (the supply floods, 7.0, the Front
-        Markers' traces, 14.1, and the attacks, 16.0, read it per hex; none reads their
-        order), each hex's made when first read: a receive with a move reads a few
-        hundred hexes', and the kit's whole table of 2,091 hexes was 20 M instructions
-        of it (issue 35)."""
+        """Every hex's neighbours, in hex order (the clear region's search, 15.1 (1),
+        the Front Markers' traces, 14.1, and the attacks, 16.0, read it per hex; none
+        reads their order; a unit's supply search, 7.0, reads the map's own tables),
+        each hex's made when first read: a receive with a move reads a few hundred
+        hexes', and the kit's whole table of 2,091 hexes was 20 M instructions of it
+        (issue 35)."""
         return _Neighbours(self.map)
 
     def axial(self, h: str) -> tuple[int, int]:

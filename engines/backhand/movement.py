@@ -3,6 +3,7 @@ costs."""
 
 from __future__ import annotations
 
+import heapq
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -12,11 +13,11 @@ from engines.backhand.reinforcements import formation_places
 from engines.hexkit.zoc import STOP_ON_ENTRY
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Mapping
 
     from engines.backhand.combat import AttackArgs
     from engines.backhand.state import BBState
-    from engines.hexkit.movement import Cost, MoveClass
+    from engines.hexkit.movement import Cost, MoveClass, StepCosts
 
 #: this module: its ``reachable`` is read as an attribute, so that the kit's search loads
 #: with the first move looked at (the other phases' commands never search: issue 35) and
@@ -62,19 +63,15 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str,
 
     def can_end(h: str) -> bool:
         return s.stack_ok(h, side, units) if h in friends else alone
-    # with a goal only the goal's stacking is asked: the search has finished every hex
-    # it stopped at, and the kit asks can_end of each (issue 35: one stacking check a
-    # hex of the search, each reading the placement, to check one received move)
-    blocked: Mapping[str, object] | Callable[[str], bool] = enemy
-    least = least_step(costs.move_class)
-    if goal is not None and least:
-        blocked = _off_the_way(s, origin, goal, ma, least, enemy)
-    reach = _THIS.reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY, blocked=blocked,
-                            can_end=can_end if goal is None else None, goal=goal)
     if goal is None:
+        reach = _THIS.reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY,
+                                blocked=enemy, can_end=can_end)
         ends = set(reach.ends)
     else:
-        ends = {goal} if goal in reach.ends and can_end(goal) else set()
+        # only the goal's stacking is asked (issue 35: one stacking check a hex of the
+        # search, each reading the placement, to check one received move)
+        ends = ({goal} if _within(s, costs, origin, goal, ma, ez, enemy) and can_end(goal)
+                else set())
     if pos.weather != "frozen":
         # 15.31: across a river by spending all MPs, from a hex adjacent to it
         for n in m.neighbors(origin):
@@ -112,28 +109,60 @@ def _least_step(mc: MoveClass) -> Cost:
                default=0)
 
 
-def _off_the_way(s: BBState, origin: str, goal: str, ma: int, least: Cost,
-                 enemy: Mapping[str, object]) -> Callable[[str], bool]:
-    """The hexes a search for ``goal`` need not enter: the enemy's, and those no move of
-    ``ma`` MPs from ``origin`` to ``goal`` can pass, its hexes from the origin and on to
-    the goal costing at least ``least`` each (a step is one hex: the hex distance counts
-    them at least).  The goal's cost is the same without them (issue 35: a received
-    move's check searched every hex cheaper than its goal, the way away from it too)."""
+def _within(s: BBState, costs: StepCosts, origin: str, goal: str, ma: int,
+            ez: frozenset[str], enemy: Mapping[str, object]) -> bool:
+    """Whether a move of ``ma`` MPs from ``origin`` ends in ``goal`` (15.0, 6.0): the
+    goal among the hexes the kit's search (``reachable`` with STOP_ON_ENTRY, the enemy
+    blocking) finishes, found by a search toward the goal (A*) that asks the same
+    graph.  A hex's cost from the origin is its least, whatever the order hexes are
+    met in; a hex in the enemy's ZOC is entered and left by no step (the origin
+    excepted), whatever path reached it; so the goal is finished exactly when its
+    least cost is within ``ma``.  Each hex is weighed by its cost so far and the
+    least any move on to the goal can cost (:func:`least_step` a hex of the hex
+    distance: no step costs less, so no hex is finished at more than its least cost),
+    and one that cannot reach the goal within ``ma`` even so is not entered: checking
+    a received move (issue 35) searched every hex cheaper than its goal, the way away
+    from it too, and priced each one's steps."""
+    m = costs.map
+    index, ids = m.index, m.ids
+    start = index[origin]  # KeyError, as the kit's search: the unit is not on the map
+    target = index.get(goal)
+    if target is None or target == start:
+        return False  # not a hex of the map; a unit's own hex is never among its ends
+    budget = ma * costs.scale
+    per_hex = int(least_step(costs.move_class) * costs.scale)
     axial = s.data.axial
-    oq, orr = axial(origin)
     gq, gr = axial(goal)
-    steps = ma // least  # the most hexes a move of ma can enter
-    memo: dict[str, bool] = {}
 
-    def blocked(h: str) -> bool:
-        out = memo.get(h)
-        if out is None:
-            q, r = axial(h)
-            out = memo[h] = h in enemy or (
-                abs(q - oq) + abs(r - orr) + abs(q + r - oq - orr)
-                + abs(q - gq) + abs(r - gr) + abs(q + r - gq - gr)) // 2 > steps
-        return out
-    return blocked
+    def rest(h: str) -> int:  # the least the move from ``h`` on to the goal costs
+        q, r = axial(h)
+        return per_hex * ((abs(q - gq) + abs(r - gr) + abs(q + r - gq - gr)) // 2)
+    best: dict[int, int] = {start: 0}
+    done: set[int] = set()
+    heap = [(rest(origin), 0, start)]
+    pop, push, get_best, steps = heapq.heappop, heapq.heappush, best.get, costs.steps
+    while heap:
+        _, c, i = pop(heap)
+        if i in done or c != best[i]:
+            continue
+        if i == target:
+            return True
+        done.add(i)
+        if i != start and ids[i] in ez:
+            continue  # 6.0: a move ends on entering an enemy ZOC
+        for j, step in steps[i]:
+            if step < 0:
+                continue
+            nc = c + step
+            old = get_best(j)
+            if old is not None and nc >= old:
+                continue
+            h = ids[j]
+            if nc + rest(h) > budget or (old is None and h in enemy):
+                continue
+            best[j] = nc
+            push(heap, (nc + rest(h), nc, j))
+    return False
 
 
 def pays(s: BBState, a: PhaseArgs | MoveArgs | AttackArgs, units: tuple[str, ...]) -> bool:

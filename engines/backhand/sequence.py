@@ -143,14 +143,15 @@ HERE = step_table(
 #: segment's opening (steps/segment.py: the Front Markers, administrative movement) nor
 #: the Movement Phase (steps/move.py) with their rules, and one that fights no battle
 #: (a movement phase, the phase order and C3I points) neither the Combat Phase's steps
-#: (steps/fight.py) nor the combat and retreat rules (issue 35)
+#: (steps/fight.py; a phase ended without an attack makes only its declaration, in
+#: steps/declare.py) nor the combat and retreat rules (issue 35)
 ELSEWHERE = {
     **dict.fromkeys(("seg-open", "box-shift", "seg-c3i", "phase", "seg-close", "fronts",
                      "admin-in", "admin-place", "admin-out", "order", "c3i", "activity",
                      "split"), "segment"),
     **dict.fromkeys(("move", "move-to", "uprising"), "move"),
-    **dict.fromkeys(("combat", "attackers", "chit", "crt", "event", "hits", "advance"),
-                    "fight"),
+    "combat": "declare",
+    **dict.fromkeys(("attackers", "chit", "crt", "event", "hits", "advance"), "fight"),
     "ersatz": "segment"}
 
 #: every step, named in the order the table had when all were made at once (those of

@@ -56,7 +56,12 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     if h in known:
         return known[h]
     d = s.data
-    sources, nbrs = supply_sources(s, side), d.nbrs
+    sources = supply_sources(s, side)
+    # the neighbours off the map's own tables (made for the ZOC that ``blocked`` holds),
+    # not Data.nbrs: its sorted tuple is made a hex at a time, a Python call for each of
+    # the ~800 hexes the searches of a turn's supply check (4.2 I.D) meet (issue 35); a
+    # search's order of neighbours changes which hexes it meets, not what it answers
+    ids, index, adjacency = d.map.ids, d.map.index, d.map.adjacency
     # the hex nearest the sources' columns first: a unit's search runs toward the
     # sources rather than around it (issue 35); the answer is the same in any order
     columns = _source_columns(d, side)
@@ -73,7 +78,8 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     found = False
     while heap and not found:
         _, x = pop(heap)
-        for n in nbrs[x]:
+        for j in adjacency[index[x]]:
+            n = ids[j]
             if n in visited or n in blocked:
                 continue
             was = get_known(n)

@@ -22,6 +22,7 @@ import importlib
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from pbem.errors import UsageError
 from pbem.memo import Memo
@@ -48,10 +49,24 @@ ZOC = "#c00000"
 MARKER = "#b00000"
 
 
+#: each coordinate's text once made: a map's hexes share their corners (each with two
+#: others), a column its x and a row its y, and formatting a float again for each of a
+#: White Death map's 29,000 numbers was a fifth of its drawing (issue 35); bounded, as a
+#: long-running board draws on
+_NUMBERS: dict[float, str] = {}
+
+
 def _n(value: float) -> str:
     """A coordinate as text: one decimal, always, so output is byte-stable."""
-    text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text
+    text = _NUMBERS.get(value)
+    if text is None:
+        text = f"{value:.1f}"
+        if text == "-0.0":
+            text = "0.0"
+        if len(_NUMBERS) >= 65536:
+            _NUMBERS.clear()
+        _NUMBERS[value] = text  # -0.0 is 0.0 as a key, and both are written "0.0"
+    return text
 
 
 def escape(data: str) -> str:
@@ -108,16 +123,19 @@ class SvgGeometry:
     def flat(self) -> bool:
         return self.view.layout.orientation != "pointy"
 
-    def _shifted(self, cell: Cell) -> bool:
+    @cached_property
+    def _grid(self) -> tuple[bool, int, int, bool]:
+        """The layout's orientation, first column and row, and whether even ones are
+        shifted: read once, not for each of a map's 5,700 centers (issue 35)."""
         layout = self.view.layout
-        n = cell.col if self.flat else cell.row
-        return (n % 2 == 0) == (layout.offset == "even")
+        return (layout.orientation != "pointy", layout.cols[0], layout.rows[0],
+                layout.offset == "even")
 
     def center(self, cell: Cell) -> tuple[float, float]:
         r = self.scale
-        c0, r0 = self.view.layout.cols[0], self.view.layout.rows[0]
-        half = 0.5 if self._shifted(cell) else 0.0
-        if self.flat:
+        flat, c0, r0, even = self._grid
+        half = 0.5 if ((cell.col if flat else cell.row) % 2 == 0) == even else 0.0
+        if flat:
             h = SQRT3 * r
             return (self.left + r + (cell.col - c0) * 1.5 * r,
                     self.top + h / 2 + (cell.row - r0 + half) * h)
@@ -126,9 +144,14 @@ class SvgGeometry:
                 self.top + r + (cell.row - r0) * 1.5 * r)
 
     def corners(self, cell: Cell, shrink: float = 1.0) -> list[tuple[float, float]]:
-        cx, cy = self.center(cell)
+        return self.corners_at(self.center(cell), shrink)
+
+    def corners_at(self, center: tuple[float, float], shrink: float = 1.0
+                   ) -> list[tuple[float, float]]:
+        """:meth:`corners` of the hex whose :meth:`center` is ``center``."""
+        cx, cy = center
         r = self.scale * shrink
-        return [(cx + r * c, cy + r * s) for c, s in _CORNERS[0 if self.flat else 30]]
+        return [(cx + r * c, cy + r * s) for c, s in _CORNERS[0 if self._grid[0] else 30]]
 
     def map_size(self) -> tuple[float, float]:
         whole = Window.whole(self.view.layout)
@@ -266,6 +289,9 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
     map_w, map_h = g.map_size()
     cells = sorted(view.cells, key=lambda c: (c.col, c.row))
     by_id = {c.hex: c for c in view.cells}
+    # each hex's center once: the hexes, their ids, the lines and the place names each
+    # asked it again (issue 35)
+    at = {c.hex: g.center(c) for c in view.cells}
     terrain = {t.name: t for t in view.terrain}
     pile = stacks(view) if counters else {}
     zoc = zoc_hexes(view, show_zoc)
@@ -299,10 +325,11 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
     ]
 
     out.append('<g id="hexes">')
+    grid_width = _n(r * 0.03)
     for cell in cells:
         fill = terrain[cell.terrain].color if cell.terrain in terrain else "#d0d0d0"
-        out.append(f"<polygon points={_attr(_points(g.corners(cell)))} fill={_attr(fill)} "
-                   f'stroke="{GRID}" stroke-width="{_n(r * 0.03)}" '
+        out.append(f"<polygon points={_attr(_points(g.corners_at(at[cell.hex])))} "
+                   f'fill={_attr(fill)} stroke="{GRID}" stroke-width="{grid_width}" '
                    f"data-hex={_attr(cell.hex)} data-terrain={_attr(cell.terrain)}/>")
     out.append("</g>")
 
@@ -316,16 +343,20 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
     out.append("</g>")
 
     out.append('<g id="hex-ids">')
+    # each terrain's id colour mixed once, not for each hex (issue 35)
+    id_inks: dict[str, str] = {}
     for cell in cells:
         fill = terrain[cell.terrain].color if cell.terrain in terrain else "#d0d0d0"
-        cx, cy = g.center(cell)
-        out.append(_text(cx, cy - r * 0.55, cell.hex, size=r * 0.26,
-                         fill=colors.mix(fill, colors.contrast(fill), 0.55)))
+        ink = id_inks.get(fill)
+        if ink is None:
+            ink = id_inks[fill] = colors.mix(fill, colors.contrast(fill), 0.55)
+        cx, cy = at[cell.hex]
+        out.append(_text(cx, cy - r * 0.55, cell.hex, size=r * 0.26, fill=ink))
     out.append("</g>")
 
     out.append('<g id="lines" fill="none" stroke-linecap="round" stroke-linejoin="round">')
     for line in sorted(view.lines, key=lambda ln: line_glyph(ln.feature) != "~"):
-        pts = [g.center(by_id[h]) for h in line.hexes if h in by_id]
+        pts = [at[h] for h in line.hexes if h in at]
         if len(pts) < 2:
             continue
         kind = line_glyph(line.feature)  # the same reading as the terminal board's
@@ -382,10 +413,10 @@ def board_svg(view: BoardView, *, scale: int = 36, show_zoc: str | None = None,
         out.append("</g>")
 
     out.append('<g id="places">')
-    occupied = [g.center(by_id[h]) for h in pile if h in by_id]
+    occupied = [at[h] for h in pile if h in at]
     for cell in cells:
         if cell.label:
-            cx, cy = g.center(cell)
+            cx, cy = at[cell.hex]
             y, size, faded = place_label(cx, cy, cell.label, r, occupied)
             text = _text(cx, y, cell.label, size=size, weight="bold", halo="#ffffff",
                          cls="place")

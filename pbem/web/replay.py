@@ -18,7 +18,12 @@ from __future__ import annotations
 
 import base64
 import json
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import compress, count, repeat
+from operator import add, attrgetter, is_not
 from typing import Any
 
 from pbem.audit import AuditReport, audit, body_summary, explain_roll
@@ -37,12 +42,15 @@ from pbem.render.narrate import (
 )
 from pbem.render.svg import board_svg, box_rects, escape, svg_geometry
 from pbem.sha import sha256
-from pbem.text import BIDI, displayable
+from pbem.text import displayable
 from pbem.transcript import Accepted, Verifier, parse_invite
 from pbem.view import BoardView, Piece
 
 #: hex radius of the page's map in SVG units (the page scales it to the window)
 SCALE = 36
+
+_PIECE_ID = attrgetter("id")
+_LOCATION = attrgetter("location")
 
 
 def asset(name: str) -> str:
@@ -130,10 +138,23 @@ def piece_row(piece: Piece, depth: int) -> list[Any]:
 
 
 def frame_data(view: BoardView, events: list[Event], side: str | None, table: PieceTable,
-               **extra: Any) -> dict[str, Any]:
+               *, runs: Runs | None = None, **extra: Any) -> dict[str, Any]:
     """One frame as page data: the counters that show (top of each stack, with its depth),
-    the status, the events ``side`` may read, and the hexes they concern."""
+    the status, the events ``side`` may read, and the hexes they concern.
+
+    ``runs``: the frame before's counters as :class:`Runs` keeps them, for a page made
+    frame after frame (:class:`PageMaker`): only the counters that changed are walked."""
     cells = cell_hexes(view)
+    shown = runs.shown(view, cells, table) if runs is not None else None
+    if shown is None:
+        shown = _shown(view, cells, table)
+    return _framed(view, events, side, cells, shown, extra)
+
+
+def _shown(view: BoardView, cells: frozenset[str], table: PieceTable) -> list[int]:
+    """The table's index of each counter that shows, in the order the view first shows
+    each location: a map's stack by its top counter (one the viewer may identify, if
+    any) and depth, a box's every counter."""
     boxes: set[str] | None = None
     shown: list[int] = []
     # the table's own look-up of a counter it has seen, made here: a White Death page
@@ -172,6 +193,174 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
                 shown.append(add(top, 0))
                 if rest:
                     shown.extend(add(p, 0) for p in rest)
+    return shown
+
+
+class Runs:
+    """The counters of a page's frame before, as runs of one location each, and what
+    each run shows, for the next frame (:class:`PageMaker`).
+
+    An action changes a counter or two, and an engine hands the others again as the
+    same objects (White Death keeps them from view to view): the next frame's counters
+    are compared with these at C speed, and only the runs from the first changed counter
+    to the last are walked again; the others' part of the frame is kept (a White Death
+    page walked 80 counters for each of 1,160 frames, three of them changed on average:
+    issue 35).  Kept only while each location's counters stand together, one run each,
+    as White Death and Mortain list them; a view where they do not is walked whole
+    (:func:`_shown`), and so is the next; after :data:`TRIES` such views (an engine
+    listing its counters in its units' order, as Backhand Blow does) the page stops
+    looking for runs, which would be a second walk of every frame, and only a frame
+    whose counters are all the frame before's is not walked (most of Backhand Blow's:
+    a roll, a phase, a declaration moves no counter)."""
+
+    #: views whose counters are not in runs before the page stops looking for them
+    TRIES = 3
+
+    def __init__(self) -> None:
+        self._misses = 0
+        self._pieces: tuple[Piece, ...] | None = None
+        self._cells: frozenset[str] = frozenset()
+        self._boxes: tuple[Any, ...] = ()
+        self._box_names: frozenset[str] = frozenset()
+        #: where each run begins among the counters, its location, and how many of the
+        #: frame's indices it gives (a map's stack one, a box one a counter)
+        self._starts: list[int] = []
+        self._locations: list[str] = []
+        self._counts: list[int] = []
+        self._shown: list[int] = []
+
+    def shown(self, view: BoardView, cells: frozenset[str], table: PieceTable
+              ) -> list[int] | None:
+        """:func:`_shown` of ``view``, or None where it must be walked whole."""
+        pieces, old = view.pieces, self._pieces
+        if self._misses >= self.TRIES:
+            if old is None or (cells is not self._cells and cells != self._cells) or \
+                    view.boxes != self._boxes or len(pieces) != len(old) or \
+                    next(compress(count(), map(is_not, old, pieces)), None) is not None:
+                self._shown = _shown(view, cells, table)
+                self._pieces, self._cells, self._boxes = tuple(pieces), cells, view.boxes
+            return self._shown
+        if old is None or (cells is not self._cells and cells != self._cells) or \
+                view.boxes != self._boxes or \
+                not old or not pieces or type(pieces) is not tuple:
+            return self._whole(view, cells, table)
+        if pieces is old:
+            return self._shown
+        n_old, n_new = len(old), len(pieces)
+        # the first and last counter not the same object as the frame before's, found at
+        # C speed and lazily (two lists of 80 comparisons made were half the frame)
+        first = next(compress(count(), map(is_not, old, pieces)), None)
+        if first is None:
+            if n_old == n_new:
+                return self._shown
+            first = min(n_old, n_new)
+        last = next(compress(count(), map(is_not, reversed(old), reversed(pieces))),
+                    min(n_old, n_new))
+        # the counters [first, n - last) of each differ; the runs that hold them are made
+        # again, from the start of the run holding the first (an appended counter may
+        # continue the last run) to the end of the run holding the last
+        last = min(last, min(n_old, n_new) - first)
+        starts, locations = self._starts, self._locations
+        k = bisect_right(starts, min(first, n_old - 1)) - 1
+        begin = starts[k]
+        k2 = bisect_left(starts, max(n_old - last, begin))
+        delta = n_new - n_old
+        end = (starts[k2] if k2 < len(starts) else n_old) + delta
+        # the new runs, each checked before any is shown (a view walked whole after all
+        # must add its counters to the table in its own order)
+        mid_starts: list[int] = []
+        mid_locations: list[str] = []
+        runs: list[list[Piece]] = []
+        run: list[Piece] = []
+        location = ""
+        for i in range(begin, end):
+            piece = pieces[i]
+            if run and piece.location == location:
+                run.append(piece)
+                continue
+            location, run = piece.location, [piece]
+            # a location a kept run holds, or one met twice here: not one run each
+            if location in mid_locations or (location in locations and not
+                                             k <= locations.index(location) < k2):
+                return self._whole(view, cells, table)
+            mid_starts.append(i)
+            mid_locations.append(location)
+            runs.append(run)
+        mid_counts: list[int] = []
+        mid_shown: list[int] = []
+        boxes = self._box_names
+        for run, location in zip(runs, mid_locations, strict=True):
+            part = _run_shown(run, location, cells, boxes, table)
+            mid_counts.append(len(part))
+            mid_shown += part
+        counts = self._counts
+        c1 = sum(counts[:k])
+        c2 = c1 + sum(counts[k:k2])
+        # a new list: the frame before's keeps its own
+        shown = self._shown[:]
+        shown[c1:c2] = mid_shown
+        self._shown = shown
+        if delta:
+            starts[k2:] = map(add, starts[k2:], repeat(delta))
+        starts[k:k2] = mid_starts
+        locations[k:k2] = mid_locations
+        counts[k:k2] = mid_counts
+        self._pieces = pieces
+        return shown
+
+    def _whole(self, view: BoardView, cells: frozenset[str], table: PieceTable
+               ) -> list[int] | None:
+        """Every run of ``view`` made, or (a location's counters apart) None."""
+        self._pieces = None
+        pieces = view.pieces
+        if type(pieces) is not tuple:
+            return None
+        starts: list[int] = []
+        locations: list[str] = []
+        location: str | None = None
+        for i, piece in enumerate(pieces):
+            if piece.location != location:
+                location = piece.location
+                starts.append(i)
+                locations.append(location)
+        if len(set(locations)) != len(locations):
+            self._misses += 1
+            if self._misses >= self.TRIES:  # the frame walked whole, and kept
+                self._shown = _shown(view, cells, table)
+                self._pieces, self._cells, self._boxes = pieces, cells, view.boxes
+                return self._shown
+            return None
+        boxes = frozenset(b.name for b in view.boxes)
+        counts: list[int] = []
+        shown: list[int] = []
+        for k, begin in enumerate(starts):
+            end = starts[k + 1] if k + 1 < len(starts) else len(pieces)
+            part = _run_shown(pieces[begin:end], locations[k], cells, boxes, table)
+            counts.append(len(part))
+            shown += part
+        self._pieces, self._cells, self._boxes, self._box_names = (pieces, cells, view.boxes,
+                                                                   boxes)
+        self._starts, self._locations, self._counts, self._shown = (starts, locations,
+                                                                    counts, shown)
+        return shown
+
+
+def _run_shown(run: Sequence[Piece], location: str, cells: frozenset[str],
+               boxes: frozenset[str], table: PieceTable) -> list[int]:
+    """What one location's counters give the frame, as :func:`_shown` reads them."""
+    if location in cells:
+        top, depth = run[0], len(run) - 1
+        if top.hidden and depth:
+            top = next((p for p in run[1:] if not p.hidden), top)
+        kept = table.seen.get((id(top), depth))
+        return [kept[1] if kept is not None and kept[0] is top else table.add(top, depth)]
+    if location in boxes:
+        return [table.add(p, 0) for p in run]
+    return []
+
+
+def _framed(view: BoardView, events: list[Event], side: str | None, cells: frozenset[str],
+            shown: list[int], extra: dict[str, Any]) -> dict[str, Any]:
     told: list[list[str]] = []
     lit: list[str] = []
     # each unit an event names, named as its counter reads, as the terminal's replay does;
@@ -180,9 +369,27 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
     # The board's "now" frame names none: walking the counters again for where each
     # stands was a seventh of that frame, made on every click's redraw (issue 35)
     wanted = {u for e in events if e.visible(side) for u in e.units}
-    where = {p.id: p.location for p in view.pieces} if wanted else {}
-    counters = {p.id: counter_text(p.id, p.name, p.label) for p in view.pieces
-                if p.id in wanted and not p.hidden} if wanted else {}
+    where: dict[str, str] = {}
+    counters: dict[str, str] = {}
+    if wanted:
+        # each named unit's counter found by its id in a list of the ids made at C speed,
+        # not by two walks over every counter (a fifteenth of a White Death page's
+        # frames); a unit two counters name reads as the last one, as the walks read it
+        pieces = view.pieces
+        ids = list(map(_PIECE_ID, pieces))
+        for u in wanted:
+            many = ids.count(u)
+            if many == 1:
+                piece = pieces[ids.index(u)]
+                where[u] = piece.location
+                if not piece.hidden:
+                    counters[u] = counter_text(u, piece.name, piece.label)
+            elif many:
+                for piece in pieces:
+                    if piece.id == u:
+                        where[u] = piece.location
+                        if not piece.hidden:
+                            counters[u] = counter_text(u, piece.name, piece.label)
     for e in events:
         if not e.visible(side):
             continue
@@ -257,6 +464,7 @@ class PageMaker:
         self.slots = 0
         self.first: BoardView | None = None
         self._cut = FrameCutter(side)
+        self._runs = Runs()
 
     def start(self, verifier: Verifier) -> PageMaker | None:
         """Begin at ``verifier``'s position (the game's start); None: this side has no
@@ -269,9 +477,14 @@ class PageMaker:
         return self
 
     def _add(self, view: BoardView, events: list[Event], extra: dict[str, Any]) -> None:
-        for b in view.boxes:
-            self.slots = max(self.slots, sum(1 for p in view.pieces if p.location == b.name))
-        self.frames.append(frame_data(view, events, self.side, self.table, **extra))
+        boxes = view.boxes
+        if boxes:
+            # the counters of each location counted at C speed, not a walk over every
+            # counter for each box (two walks of 90 counters a frame for Backhand Blow)
+            held = Counter(map(_LOCATION, view.pieces))
+            self.slots = max(self.slots, *(held[b.name] for b in boxes))
+        self.frames.append(frame_data(view, events, self.side, self.table, runs=self._runs,
+                                      **extra))
 
     def file(self, seq: int) -> FrameCutter:
         """What to tell of file ``seq``'s replay (its frames, kept once it is accepted)."""
@@ -382,15 +595,20 @@ _CONTROL_ESCAPES = ("\\u", "\\r", "\\b", "\\f")
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    # no check for cycles: the page's data is made here as a tree, never a cycle (the
+    # check kept a record of each of a White Death page's 10,000 lists and maps)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=False,
+                      check_circular=False)
 
 
 def _as_shown(text: str) -> bool:
     """Whether JSON ``text`` holds no string that :func:`~pbem.text.displayable` would
     change: every character a terminal or page could misuse is either written raw, and
     then not printable or a bidi control, or (a C0 control) as one of JSON's escapes."""
-    return text.isprintable() and BIDI.isdisjoint(text) and \
-        not any(e in text for e in _CONTROL_ESCAPES)
+    # a bidi control is a format character (Cf), never printable, so isprintable() finds
+    # it too: BIDI.isdisjoint(text) hashed each of a White Death page's 1.4 million
+    # characters into the set's table, 165 M instructions of its 2,900 (issue 35)
+    return text.isprintable() and not any(e in text for e in _CONTROL_ESCAPES)
 
 
 def script_json(value: Any) -> str:

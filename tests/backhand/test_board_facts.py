@@ -411,6 +411,33 @@ def test_7_0_a_supply_search_reads_a_hexs_column_off_its_number(
                 or any(y in net for y in m.neighbors(h)))), (u, h)
 
 
+def test_7_0_a_supply_search_reads_neighbours_off_the_maps_tables(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a unit's supply search (7.0) reads each hex's neighbours off the map's
+    index and neighbour table (made for the ZOC it is blocked by), not from the data's
+    table of sorted neighbours made a hex at a time (a Python call for each of some 800
+    hexes a turn's supply check meets); each unit's answer is the net's, at sampled
+    decisions of seeded playouts of both scenarios."""
+    from engines.backhand import supply
+    from engines.backhand.data import Data
+
+    for scenario, seed in (("high-water-mark", "bbsupply/4"), ("backhand-blow", "bbsupply/5")):
+        for s in _sampled(scenario, seed, 600, 40):
+            m = s.data.map
+            supply._DECIDED.clear()
+            supply._LAST_TRACE.clear()
+            with monkeypatch.context() as patch:
+                patch.setattr(Data, "nbrs", property(lambda self: pytest.fail("Data.nbrs")))
+                got = {(u, x.at): supply.in_supply(s, x.at, s.side_of(u))
+                       for u, x in sorted(s.pos.units.items()) if x.at in m.terrain}
+            for (u, h), ok in got.items():
+                side = s.side_of(u)
+                net = supply_net(s, side)
+                assert ok == (h not in s.occupied(other(side)) and (
+                    h in net or h in supply.supply_sources(s, side)
+                    or any(y in net for y in m.neighbors(h)))), (u, h)
+
+
 def test_14_1_a_trace_is_searched_toward_the_sources_not_round_the_marker() -> None:
     """Issue 35: a marker's first trace in a command (14.1: only whether one exists) is
     searched from the marker, the hex nearest the sources' columns first, not breadth

@@ -69,10 +69,11 @@ def test_a_move_is_checked_against_its_destinations_not_a_listing(
 
 def test_a_checked_move_searches_only_until_its_hex_and_agrees_with_the_listing(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """15.0: the check of 'to HEX' stops its search once HEX's cost is final (issue 35:
-    the whole reach searched to find one hex was 36 M instructions of a receive), and
-    takes exactly the hexes the listing offers, in mud (15.31's river crossings) and
-    frozen weather alike."""
+    """15.0: the check of 'to HEX' searches toward HEX and stops once its cost is final,
+    never running the listing's search of the whole reach (issue 35: the whole reach
+    searched to find one hex was 36 M instructions of a receive, every hex cheaper than
+    the goal 10 M more), and takes exactly the hexes the listing offers, in mud (15.31's
+    river crossings) and frozen weather alike."""
     from engines.backhand import movement
 
     for weather in ("frozen", "mud"):
@@ -88,13 +89,17 @@ def test_a_checked_move_searches_only_until_its_hex_and_agrees_with_the_listing(
         near = [h for h in s.data.map.ids if s.data.map.distance(h, "3616") <= 9]
         assert {h for h in near if movement.reaches(s, units, "3616", h)} == listed
     goals: list[object] = []
-    search = movement.reachable
+    within = movement._within
 
-    def spy(*args: object, **kwargs: object) -> object:
-        goals.append(kwargs.get("goal"))
-        return search(*args, **kwargs)  # type: ignore[arg-type]
+    def spy(*args: object) -> bool:
+        goals.append(args[3])
+        return within(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(movement, "reachable", spy)
+    def whole(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the listing's search of the whole reach ran for a check")
+
+    monkeypatch.setattr(movement, "_within", spy)
+    monkeypatch.setattr(movement, "reachable", whole)
     s.apply("move LAH-1")
     s.apply(f"to {sorted(listed)[0]}")
     assert goals == [sorted(listed)[0]]

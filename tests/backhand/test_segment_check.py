@@ -17,7 +17,7 @@ from engines.backhand.fronts import marker_moves
 from engines.backhand.notation import w
 from engines.backhand.position import OFF
 from engines.backhand.state import BBState
-from engines.backhand.steps.fight import CombatPhase
+from engines.backhand.steps.declare import CombatPhase
 from engines.backhand.steps.segment import AdminIn, AdminOut, AdminPlace, Fronts
 from engines.backhand.supply import supply_net
 from pbem.engine import Action

@@ -45,7 +45,7 @@ s.apply(s.legal_actions()[0])
 settle(s)
 s.status_line(s.current_player())
 print(s.decision().kind, sorted(m for m in {combat!r} if m in sys.modules))
-s.steps["combat"]
+s.steps["attackers"]
 print(sorted(m for m in {combat!r} if m in sys.modules))
 """
 
@@ -54,6 +54,38 @@ def test_a_turn_without_a_battle_imports_no_step_of_the_combat_phase() -> None:
     out_lines = fresh_run(_TURN.format(combat=COMBAT))
     first, then = out_lines
     assert first.endswith(" []"), first
+    assert then == str(sorted(COMBAT))
+
+
+_END_COMBAT = """
+import json, sys
+from engines.backhand import ENGINE
+
+from engines.backhand.notation import w
+
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+# what replaying a received file's 'end' asks of the phase: its check, then its apply
+# (the listing is a player's question, not the replay's)
+s.apply(w("end"))
+print(s.pos.segment, sorted(m for m in {combat!r} if m in sys.modules))
+s.steps["attackers"]
+print(sorted(m for m in {combat!r} if m in sys.modules))
+"""
+
+
+def test_a_combat_phase_ended_without_an_attack_imports_no_step_of_an_attack() -> None:
+    # 16.0: a file whose Combat Phase declares no attack (most of a General segment's:
+    # move first, then 'end') loads only the declaration's step, not the attack's steps
+    # nor the combat and retreat rules (issue 35: 3.6 M instructions of a receive)
+    s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    settle(s)
+    while s.decision().kind != "combat":
+        s.apply(s.decision().default or s.legal_actions()[-1])
+        settle(s)
+    assert s.decision().default.notation() == "end"
+    first, then = fresh_run(_END_COMBAT.format(combat=COMBAT), json.dumps(s.snapshot()))
+    segment, loaded = first.rsplit(" ", 1)
+    assert segment != s.pos.segment and loaded == "[]", first  # the phase ended
     assert then == str(sorted(COMBAT))
 
 

@@ -58,6 +58,18 @@ def test_plain_data_is_not_copied_to_be_shown(monkeypatch: pytest.MonkeyPatch) -
     assert block == as_before(hostile) and "\u202e" not in block and copies == [hostile]
 
 
+def test_every_bidi_control_is_found_by_the_printable_check() -> None:
+    """The data block's fast check finds a bidi control through str.isprintable() alone
+    (each is a format character): a page with one in it is still made safe, whatever
+    else the text holds (issue 35: checking the whole text against the set again was a
+    seventeenth of a White Death page)."""
+    assert not any(c.isprintable() for c in BIDI)
+    for c in sorted(BIDI):
+        value = {"frames": [{"events": [["info", "x" * 5000 + c + "y"]]}]}
+        assert c not in script_json(value)
+        assert script_json(value) == as_before(value)
+
+
 def test_a_value_json_cannot_write_fails_as_it_did() -> None:
     with pytest.raises(TypeError):
         script_json({"a": object()})
@@ -139,3 +151,21 @@ def test_a_hex_has_the_corners_it_had(orientation: str) -> None:
             assert g.corners(cell, shrink) == [
                 (cx + r * math.cos(math.radians(start + 60 * k)),
                  cy + r * math.sin(math.radians(start + 60 * k))) for k in range(6)]
+
+
+def test_a_drawing_formats_each_number_once() -> None:
+    """A map's hexes share their corners, columns and rows: each coordinate is formatted
+    once and then found (issue 35), and the drawing is the same as one made afresh."""
+    from render_maps import small_view
+
+    view = small_view()
+    svg._NUMBERS.clear()
+    before = svg.board_svg(view, scale=30)
+    kept = dict(svg._NUMBERS)
+    assert kept and all(text == ("0.0" if f"{x:.1f}" == "-0.0" else f"{x:.1f}")
+                        for x, text in kept.items())
+    written = sum(before.count(text) for text in set(kept.values()))
+    assert written > 2 * len(kept)  # the same numbers, many times over
+    svg._NUMBERS.clear()
+    assert svg.board_svg(view, scale=30) == before
+    assert svg._n(-0.04) == "0.0" and svg._n(0.0) == "0.0" and svg._n(2.25) == "2.2"

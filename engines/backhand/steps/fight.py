@@ -1,24 +1,22 @@
-"""The Combat Phase (16.0): the attack, chits, the CRT, random events, hits and
-retreats, the advance after combat."""
+"""The Combat Phase (16.0) once an attack is declared (the declaration is
+steps/declare.py's): the attackers, chits, the CRT, random events, hits and retreats, the
+advance after combat."""
 
 from __future__ import annotations
 
 from engines.backhand.combat import (
     AttackArgs,
-    attack_targets,
     can_attack,
     crt_result,
-    is_attack_target,
     random_event,
 )
 from engines.backhand.control import control_events, eliminate, put
 from engines.backhand.data import roll_lookup
-from engines.backhand.fronts import ap_left, paying_front
+from engines.backhand.fronts import paying_front
 from engines.backhand.notation import w
 from engines.backhand.position import (
     OFF,
     Cities,
-    PhaseArgs,
     other,
 )
 from engines.backhand.retreat import (
@@ -36,56 +34,6 @@ from engines.backhand.steps import SideChoice
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.grammar import Act
 from pbem.steps import Choice, Flow, Refusal, Roll
-
-
-class CombatPhase(SideChoice):
-    """The Combat Phase: pick a defending hex, then the attackers."""
-
-    name = "combat"
-    kind = "combat"
-    rule = "16.0"
-    Args = PhaseArgs
-
-    def prompt(self, s: BBState, a: PhaseArgs) -> str:
-        return f"{s.pos.segment}: combat ({ap_left(s, a.side)} activity points)"
-
-    def options(self, s: BBState, a: PhaseArgs) -> list[Action]:
-        return [*(w("attack", h) for h in attack_targets(s, a)), w("end")]
-
-    default_action = w("end")
-
-    def check(self, s: BBState, a: PhaseArgs, action: Action) -> None:
-        if not self.listed(s, a, action):
-            super().check(s, a, action)
-
-    def listed(self, s: BBState, a: PhaseArgs, action: Action) -> bool:
-        """Whether :meth:`options` lists ``action``, asked of the one hex named: a
-        received file's every attack is checked, and the listing asks every unit of the
-        side which hexes it could attack (issue 35)."""
-        if not isinstance(action, Act) or action.kind not in ("end", "attack"):
-            return False
-        if action.kind == "end":
-            return action == w("end")
-        h = action.text("hex")
-        return is_attack_target(s, a, h) and action == w("attack", h)
-
-    def why_not(self, s: BBState, a: PhaseArgs, action: Action) -> str | Refusal:
-        if isinstance(action, Act) and action.kind == "attack":
-            h = action.text("hex")
-            if h in s.data.map and s.data.map.terrain_of(h) == "swamp":
-                return Refusal("16.724", "no combat into or out of a swamp hex")
-            if a.kind == "sp" and ap_left(s, a.side) <= 0:
-                return Refusal("4.2 II.D", "no activity points left")
-            return Refusal("16.0", f"no unit of yours can attack {h}")
-        return super().why_not(s, a, action)
-
-    def apply(self, s: BBState, a: PhaseArgs, action: Action, flow: Flow) -> list[Event]:
-        assert isinstance(action, Act)
-        if action.kind == "end":
-            flow.end()
-            return []
-        flow.call("attackers", AttackArgs(a.side, a.kind, action.text("hex")))
-        return []
 
 
 class Attackers(SideChoice):
@@ -392,4 +340,4 @@ class AdvanceStep(SideChoice):
 
 #: this module's steps, which the step table (engines.backhand.sequence.STEPS) makes
 #: when the first of them is asked for
-STEPS = (CombatPhase(), Attackers(), Chit(), CRTRoll(), EventRoll(), Hits(), AdvanceStep())
+STEPS = (Attackers(), Chit(), CRTRoll(), EventRoll(), Hits(), AdvanceStep())
