@@ -162,10 +162,10 @@ def measure_engine(tree: Path, command: str, target: Path, work: Path) -> float:
 
 #: the data cache's kinds derived from the installed scenario files alone (pbem.datacache:
 #: the parsed TOML, the map, stand-ins, move-cost tables, the files' and the kit's digests,
-#: Backhand Blow's order of battle) or from the home's own identity files (its card, its
-#: contacts: any earlier command read them), not from a save or a chain
+#: Backhand Blow's order of battle and supply edges) or from the home's own identity files
+#: (its card, its contacts: any earlier command read them), not from a save or a chain
 DATA_KINDS = ("toml-", "hexmap-", "stand-", "movecosts-", "code-", "digest-", "bb-oob-",
-              "card-", "contacts-")
+              "bb-edges-", "card-", "contacts-")
 
 
 def warm_data(where: Path, game: str, incoming: Path, env: dict[str, str],

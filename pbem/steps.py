@@ -1104,10 +1104,6 @@ class StepState(State, Generic[P]):
         (caches of what the position implies) are left out, to be made again when asked.
         ``copy.deepcopy`` of the whole state cost 2-6 ms (9-18 ms late in long games) on
         the engines without a copy of their own (issue 35 item 5)."""
-        # loaded with the first clone: a command that adds no file transactionally (a
-        # receive, a legal listing) need not load it (issue 35)
-        from pbem.typedcopy import copier
-
         twin = object.__new__(type(self))
         state = self.__dict__.copy()
         # queued frames and told events live only while a step runs
@@ -1124,12 +1120,27 @@ class StepState(State, Generic[P]):
                 state[name] = copy.deepcopy(value, memo)
         state["options"] = dict(self.options)
         state["history"] = list(self.history)
-        state["pos"] = copier(self.Position)(self.pos)
-        steps = self.steps
-        state["stack"] = [Frame(f.step, copier(steps[f.step].Args)(f.args), f.pc)
-                          for f in self.stack]
+        state["pos"] = self.copy_position()
+        state["stack"] = self.copy_stack()
         twin.__dict__.update(state)
         return twin
+
+    def copy_position(self) -> Any:
+        """The position's copy for :meth:`clone`, derived from :attr:`Position`'s field
+        types (pbem.typedcopy, loaded with the first clone: a receive or a listing makes
+        none, issue 35).  An engine may give its own, exactly the same copy, where
+        deriving typedcopy's costs a process that clones once more than it saves."""
+        from pbem.typedcopy import copier
+
+        return copier(self.Position)(self.pos)
+
+    def copy_stack(self) -> list[Frame]:
+        """The frames' copy for :meth:`clone`, each frame's arguments by its step's
+        ``Args`` (pbem.typedcopy); an engine may give its own, exactly the same copy."""
+        from pbem.typedcopy import copier
+
+        steps = self.steps
+        return [Frame(f.step, copier(steps[f.step].Args)(f.args), f.pc) for f in self.stack]
 
     # -- snapshot ----------------------------------------------------------------------------
 

@@ -148,6 +148,13 @@ _FORMATION_FIELDS = ("id", "name", "ss", "motorized", "members")
 _FORMATION_TYPES = (str, str, bool, bool, tuple)
 
 
+@functools.cache
+def _code() -> bytes:
+    """This module's code, as the data cache names it (part of the key of each entry
+    derived by it): asked once a process, not once an entry (a stat and a read)."""
+    return datacache.files_digest([Path(__file__)])
+
+
 def _kept_order_of_battle(units: Doc) -> OrderOfBattle:
     """:func:`_order_of_battle`, kept in the data cache (pbem.datacache) under the
     file's content and this module's code: every command makes the 124 counters, and
@@ -160,7 +167,7 @@ def _kept_order_of_battle(units: Doc) -> OrderOfBattle:
         return _order_of_battle(units)
     # the file's digest, which the kit took when it read the file (a lookup, not a hash)
     key = datacache.make_key("bb-oob", sys.version, units.name, content_digest(units.text),
-                             datacache.files_digest([Path(__file__)]))
+                             _code())
     kept = datacache.load("bb-oob", key)
     if type(kept) is bytes:
         got = _read_kept(kept)
@@ -172,6 +179,26 @@ def _kept_order_of_battle(units: Doc) -> OrderOfBattle:
          [[getattr(f, n) for n in _FORMATION_FIELDS] for f in oob[1].values()],
          oob[2], oob[3], oob[4]], use_bin_type=True))
     return oob
+
+
+def _kept_supply_edges(m: HexMap) -> tuple[frozenset[str], frozenset[str]]:
+    """The Soviet supply sources (7.0, 14.1: the map's area ``soviet_supply``) and the
+    German supply edge (``west_edge``), kept in the data cache under the kept map's own
+    key (its file's text and the kit's code) and this module's code: asking a kept map
+    for one area decodes its every area, the 1,833 hexes west of the Donets (18.2) among
+    them, 0.66 M instructions of an act placing reinforcements (issue 35).  An entry
+    that is not two lists of hex ids is derived from the map again."""
+    source = m.__dict__.get("source")
+    if datacache.directory() is None or type(source) is not bytes:
+        return frozenset(m.area("soviet_supply")), frozenset(m.area("west_edge"))
+    key = datacache.make_key("bb-edges", source, _code())
+    kept = datacache.load("bb-edges", key)
+    if (type(kept) is list and len(kept) == 2 and all(
+            type(edge) is list and set(map(type, edge)) <= {str} for edge in kept)):
+        return frozenset(kept[0]), frozenset(kept[1])
+    sources, west = list(m.area("soviet_supply")), list(m.area("west_edge"))
+    datacache.store("bb-edges", key, [sources, west])
+    return frozenset(sources), frozenset(west)
 
 
 def _read_kept(blob: bytes) -> OrderOfBattle | None:
@@ -250,8 +277,7 @@ class Data(Shared):
         #: hex is never in it, so a unit in a city still has the city out of its ZOC); one
         #: rule, as the kit's board facts key a rule by identity
         self.zoc_rule = ZocRule(blocks=lambda a, b: b in cities)
-        self.soviet_supply = frozenset(m.area("soviet_supply"))
-        self.german_supply = frozenset(m.area("west_edge"))
+        self.soviet_supply, self.german_supply = _kept_supply_edges(m)
         #: (weather, motorized) -> the compiled chart column, made when first asked for:
         #: a command meets one weather, and compiling all six was most of a load
         self.costs = _Costs(self)

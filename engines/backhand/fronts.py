@@ -3,7 +3,6 @@ marker displaced (14.1)."""
 
 from __future__ import annotations
 
-import heapq
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
@@ -110,9 +109,19 @@ def _path_to_source(s: BBState, h: str, passable: Callable[[str], bool]
         return (h,)
     toward = _toward_sources(s)
     parent: dict[str, str] = {h: h}
-    heap = [(toward(h), h)]
-    while heap:
-        _, x = heapq.heappop(heap)
+    # the frontier's hexes by how far each is from the sources' columns, taken as a heap
+    # of (that, hex) pairs gives them, the least first: the same hexes in the same order,
+    # so the same path, without heapq, whose C module's load was a million instructions
+    # of an act placing reinforcements (issue 35); a hex joins the frontier once
+    frontier: dict[int, list[str]] = {toward(h): [h]}
+    while frontier:
+        low = min(frontier)
+        bucket = frontier[low]
+        x = min(bucket)
+        if len(bucket) == 1:
+            del frontier[low]
+        else:
+            bucket.remove(x)
         for n in nbrs[x]:
             if n in parent or not passable(n):
                 continue
@@ -122,7 +131,11 @@ def _path_to_source(s: BBState, h: str, passable: Callable[[str], bool]
                 while path[-1] != h:
                     path.append(parent[path[-1]])
                 return tuple(reversed(path))
-            heapq.heappush(heap, (toward(n), n))
+            key = toward(n)
+            if key in frontier:
+                frontier[key].append(n)
+            else:
+                frontier[key] = [n]
     return None
 
 

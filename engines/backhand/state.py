@@ -14,13 +14,21 @@ from collections.abc import Callable, Container, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engines.backhand import view
 from engines.backhand.data import Data, load
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import (
     OFF,
     PLACINGS,
+    Cities,
+    Count,
+    MoveArgs,
+    PhaseArgs,
+    PhaseCall,
     Position,
+    SegSpec,
+    SegState,
+    UnitArg,
+    copy_position,
     position_from_data,
     units_from_data,
 )
@@ -29,7 +37,7 @@ from pbem import codec
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
-from pbem.steps import StepState
+from pbem.steps import Frame, NoArgs, StepState
 
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
     from engines.hexkit.zoc import ZocMap
@@ -55,6 +63,13 @@ _Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts, dict[str, Any
 _AT = attrgetter("at")
 _OFF = frozenset(OFF)
 _NO_PLACES: dict[str, Placed] = {}
+
+
+#: the frames' argument classes a clone shares, as pbem.typedcopy does: frozen, each
+#: field an int, a string or a tuple of strings (tests/backhand/test_position_copy.py)
+SHARED_ARGS = frozenset((NoArgs, SegSpec, PhaseCall, PhaseArgs, MoveArgs, UnitArg, Cities,
+                         Count))
+_SEG_FIELDS = frozenset(("side", "kind", "no", "stage", "first"))
 
 
 class BBState(StepState[Position]):
@@ -292,13 +307,47 @@ class BBState(StepState[Position]):
     def turn_number(self) -> int:
         return self.pos.turn
 
+    def copy_position(self) -> Position:
+        # Position's copy read off its fields' kinds, as typedcopy would derive it
+        got = copy_position(self.pos)
+        return got if got is not None else super().copy_position()
+
+    def copy_stack(self) -> list[Frame]:
+        # the frames' arguments as typedcopy copies them: shared where their class is
+        # frozen with fields that never change, a segment under way (4.2 II) copied field
+        # by field; any other frame (a battle's) by typedcopy, loaded then (issue 35)
+        steps, out, new = self.steps, [], object.__new__
+        for f in self.stack:
+            args = f.args
+            kind = type(args)
+            if kind is not steps[f.step].Args:
+                return super().copy_stack()
+            if kind in SHARED_ARGS:
+                out.append(Frame(f.step, args, f.pc))
+            elif kind is SegState and args.__dict__.keys() == _SEG_FIELDS:
+                twin = new(SegState)
+                twin.__dict__.update(args.__dict__)
+                out.append(Frame(f.step, twin, f.pc))
+            else:
+                return super().copy_stack()
+        return out
+
+    # the board view's module loads with the first board or counters asked: an act or
+    # a receive asks only this line, for the game's summary (issue 35)
     def status_line(self, side: str | None) -> str:
-        return view.status_line(self)
+        p = self.pos
+        return (f"turn {p.turn}/{p.last_turn} {p.weather}, {p.segment}; C3I "
+                f"S{p.c3i['soviet']} G{p.c3i['german']}; AP SW{p.ap['southwest']} "
+                f"VO{p.ap['voronezh']} G{p.ap['german']}")
 
     def _view(self, side: str | None) -> BoardView:
+        from engines.backhand import view
+
         return view.board(self, side)
 
     def counters(self, side: str | None) -> dict[str, str]:
+        from engines.backhand import view
+
         return view.counters(self)
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:

@@ -18,13 +18,6 @@ if TYPE_CHECKING:
 _OFF = ("pending", "cup", "elim", "out")
 
 
-def status_line(s: BBState) -> str:
-    p = s.pos
-    return (f"turn {p.turn}/{p.last_turn} {p.weather}, {p.segment}; C3I S{p.c3i['soviet']} "
-            f"G{p.c3i['german']}; AP SW{p.ap['southwest']} VO{p.ap['voronezh']} "
-            f"G{p.ap['german']}")
-
-
 def _kept(data: Data) -> Memo[tuple[str, str, int, bool], Piece]:
     got: Memo[tuple[str, str, int, bool], Piece] | None = data.__dict__.get("_view_pieces")
     if got is None:

@@ -38,6 +38,20 @@ _ROLL_KEY = r"^\s*(?:(-?\d+)\s*-\s*(-?\d+)|(-?\d+)\s*\+|(?:<=|≤)\s*(-?\d+)|(-?
 
 def parse_roll_key(key: str) -> tuple[int | None, int | None]:
     """Inclusive roll bounds of a row key: ``"4"``, ``"2-3"``, ``"10+"``, ``"<=0"``."""
+    # the keys the shipped tables use, read without the pattern: compiling it is about
+    # 1.5 M instructions, most of a command that looks up one die roll (issue 35).
+    # ``str.isdecimal`` is exactly the pattern's ``\d`` (Unicode Nd), so these return what
+    # the pattern returns; every other key (signs, spaces, ``<=``) goes to the pattern
+    if key.isdecimal():
+        return int(key), int(key)
+    lo_text, dash, hi_text = key.partition("-")
+    if dash and lo_text.isdecimal() and hi_text.isdecimal():
+        a, b = int(lo_text), int(hi_text)
+        if a > b:
+            raise ValueError(f"row {key!r} runs backward")
+        return a, b
+    if key[-1:] == "+" and key[:-1].isdecimal():
+        return int(key[:-1]), None
     m = re.match(_ROLL_KEY, key)
     if not m:
         raise ValueError(f"row {key!r} is not a die roll like '4', '2-3', '10+' or '<=0'")

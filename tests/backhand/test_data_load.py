@@ -226,3 +226,47 @@ def test_the_cities_names_are_made_when_first_asked() -> None:
     assert "city_names" not in vars(d)
     assert d.city_names == {h: d.map.places_at(h)[0] for h in d.cities}
     assert d.city_names["2510"] == "Kharkov" and list(d.city_names) == list(d.cities)
+
+
+@pytest.mark.parametrize("damage", [None, "a hex a number", "one list", "not a list"])
+def test_the_supply_edges_are_read_back_from_the_data_cache(
+        damage: str | None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: with a data cache, the Soviet supply sources (7.0, 14.1) and the German
+    supply edge are kept under the kept map's key, and a later command reads them back
+    without decoding the map's every area (the hexes west of the Donets among them); an
+    entry that is not two lists of hex ids is derived from the map again."""
+    from engines.backhand import data as module
+    from pbem import datacache
+
+    monkeypatch.setattr(datacache, "_directory", tmp_path)
+    scenarios = load_scenario_dir(ENGINE_ID)
+    whole = (frozenset(scenarios.map.area("soviet_supply")),
+             frozenset(scenarios.map.area("west_edge")))
+    assert "4119" in whole[0] and whole[0].isdisjoint(whole[1])
+
+    from engines.hexkit.scenario import parse_map
+
+    map_doc = scenarios.doc(scenarios.map_doc or "")
+    parse_map(map_doc)  # built once and kept, as a home's first command keeps it
+
+    def fresh_map() -> HexMap:  # as a new command reads it back from the data cache
+        got = parse_map(map_doc)
+        assert "areas" not in vars(got)
+        return got
+
+    assert module._kept_supply_edges(fresh_map()) == whole
+    (entry,) = [e for e in tmp_path.iterdir() if e.name.startswith("bb-edges-")]
+    if damage is not None:
+        load = datacache.load
+
+        def damaged(kind: str, key: bytes) -> Any:
+            got = load(kind, key)
+            if kind != "bb-edges":
+                return got
+            return {"a hex a number": [[*got[0][:-1], 4119], got[1]],
+                    "one list": [got[0] + got[1]], "not a list": "4119"}[damage]
+        monkeypatch.setattr(datacache, "load", damaged)
+    again = fresh_map()
+    assert module._kept_supply_edges(again) == whole
+    # read back, the map's areas are never decoded; a damaged entry asks the map
+    assert ("areas" in vars(again)) == (damage is not None)
