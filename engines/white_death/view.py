@@ -127,15 +127,23 @@ def _hex_pieces(pos: Position, h: str, uids: Sequence[str], side: str | None,
 def _map_fields(cat: Catalog) -> dict[str, object]:
     """The view's map-only parts (the kit's, shared by every view of the map) with the
     Lowatj's course added to its lines (Rule 7: river hexes are terrain, so the display
-    gets the course as a line), the lines made once per catalog."""
+    gets the course as a line), made once per catalog: a replay page reads them from
+    each of its 1,160 views (issue 35). The map is the catalog's, read each time, so a
+    catalog given another map gets its fields made again."""
+    hexmap = cat.map
+    kept = cat.static.get("view-fields")
+    if kept is not None and kept[0] is hexmap:
+        fields: dict[str, object] = kept[1]
+        return fields
     from engines.hexkit.board import map_fields
 
-    fields = map_fields(cat.map)
+    fields = map_fields(hexmap)
     lines = cat.static.get("view-lines")
     if lines is None:
         lines = cat.static["view-lines"] = (*cast("tuple[Line, ...]", fields["lines"]),
                                             *river_lines(cat.data))
     fields["lines"] = lines
+    cat.static["view-fields"] = (hexmap, fields)
     return fields
 
 

@@ -243,3 +243,29 @@ def test_a_view_after_the_first_imports_nothing(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.undo()
     assert imported == []
     assert isinstance(got, BoardView)
+
+
+def test_the_map_parts_are_made_once_per_catalog(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay page reads the map's parts (its cells) from each of its views: they are
+    made at the first and handed again, the kit's builder not asked twice (issue 35)."""
+    import engines.hexkit.board as kit_board
+
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    first = state.view("soviet")
+    assert first.cells
+    asked: list[object] = []
+    real = kit_board.map_fields
+
+    def counted(*args: object, **kw: object) -> dict[str, object]:
+        asked.append(args)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kit_board, "map_fields", counted)
+    views = {side: state.view(side) for side in (None, *SIDES)}
+    for view in views.values():
+        assert view.cells is first.cells and view.lines is first.lines
+    assert asked == []
+    monkeypatch.undo()
+    for side, view in views.items():
+        assert view == _plain(state, side)
