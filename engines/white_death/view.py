@@ -239,8 +239,14 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     # the map's parts are made when first read: 'legal' and 'act' only name the view's
     # units (pbem.engine.State.counters), and making the cells of the whole map was a
     # third of such a command (issue 35 item 3)
+    # (their maker and the hex ids' kept per catalog and map, not made for each view a
+    # replay page draws after each of its actions)
     mapped = cat.map
+    makers = cat.static.get("view-makers")
+    if makers is None or makers[0] is not mapped:
+        makers = cat.static["view-makers"] = (mapped, partial(_map_fields, cat),
+                                              lambda: mapped.ids)
     return view_class.deferred(
-        partial(_map_fields, cat), hexes=lambda: mapped.ids, title=title, side=side,
-        pieces=tuple(pieces), status=status, highlights=tuple(sorted(set(pos.assaults))),
+        makers[1], hexes=makers[2], title=title, side=side,
+        pieces=tuple(pieces), status=status, highlights=tuple(sorted(pos.assaults)),
         overlays=overlays)
