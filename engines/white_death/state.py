@@ -623,8 +623,12 @@ class WDState(StepState[Position]):
         return view.counters(self.pos, side, self.phase, self._by_hex(), self.udef)
 
     def _view(self, side: str | None) -> BoardView:
+        # the phase found once for the status line and the board (a walk of the step
+        # stack each; a replay page draws a view after each of its 1,160 actions)
+        phase = self.phase
         return view.board(self.pos, self.cat, side, title=f"White Death: {self.sc.title}",
-                          status=self.status_line(side), phase=self.phase,
+                          status=view.status_line(self.pos, self.last_turn, phase, side),
+                          phase=phase,
                           stacks=self._by_hex(), udef=self.udef,
                           zoc=ezoc(self, side) if side is not None else ())
 

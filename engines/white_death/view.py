@@ -127,15 +127,23 @@ def _hex_pieces(pos: Position, h: str, uids: Sequence[str], side: str | None,
 def _map_fields(cat: Catalog) -> dict[str, object]:
     """The view's map-only parts (the kit's, shared by every view of the map) with the
     Lowatj's course added to its lines (Rule 7: river hexes are terrain, so the display
-    gets the course as a line), the lines made once per catalog."""
+    gets the course as a line), made once per catalog: a replay page reads them from
+    each of its 1,160 views (issue 35). The map is the catalog's, read each time, so a
+    catalog given another map gets its fields made again."""
+    hexmap = cat.map
+    kept = cat.static.get("view-fields")
+    if kept is not None and kept[0] is hexmap:
+        fields: dict[str, object] = kept[1]
+        return fields
     from engines.hexkit.board import map_fields
 
-    fields = map_fields(cat.map)
+    fields = map_fields(hexmap)
     lines = cat.static.get("view-lines")
     if lines is None:
         lines = cat.static["view-lines"] = (*cast("tuple[Line, ...]", fields["lines"]),
                                             *river_lines(cat.data))
     fields["lines"] = lines
+    cat.static["view-fields"] = (hexmap, fields)
     return fields
 
 
@@ -231,8 +239,14 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     # the map's parts are made when first read: 'legal' and 'act' only name the view's
     # units (pbem.engine.State.counters), and making the cells of the whole map was a
     # third of such a command (issue 35 item 3)
+    # (their maker and the hex ids' kept per catalog and map, not made for each view a
+    # replay page draws after each of its actions)
     mapped = cat.map
+    makers = cat.static.get("view-makers")
+    if makers is None or makers[0] is not mapped:
+        makers = cat.static["view-makers"] = (mapped, partial(_map_fields, cat),
+                                              lambda: mapped.ids)
     return view_class.deferred(
-        partial(_map_fields, cat), hexes=lambda: mapped.ids, title=title, side=side,
-        pieces=tuple(pieces), status=status, highlights=tuple(sorted(set(pos.assaults))),
+        makers[1], hexes=makers[2], title=title, side=side,
+        pieces=tuple(pieces), status=status, highlights=tuple(sorted(pos.assaults)),
         overlays=overlays)

@@ -243,3 +243,56 @@ def test_a_view_after_the_first_imports_nothing(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.undo()
     assert imported == []
     assert isinstance(got, BoardView)
+
+
+def test_the_map_parts_are_made_once_per_catalog(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replay page reads the map's parts (its cells) from each of its views: they are
+    made at the first and handed again, the kit's builder not asked twice (issue 35)."""
+    import engines.hexkit.board as kit_board
+
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    first = state.view("soviet")
+    assert first.cells
+    asked: list[object] = []
+    real = kit_board.map_fields
+
+    def counted(*args: object, **kw: object) -> dict[str, object]:
+        asked.append(args)
+        return real(*args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kit_board, "map_fields", counted)
+    views = {side: state.view(side) for side in (None, *SIDES)}
+    for view in views.values():
+        assert view.cells is first.cells and view.lines is first.lines
+    assert asked == []
+    monkeypatch.undo()
+    for side, view in views.items():
+        assert view == _plain(state, side)
+
+
+def test_a_view_finds_the_phase_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phase of play (Rule 5), a walk of the step stack, is found once per view for
+    its status line and its board (Rule 4.C's reveals read it), not once for each: a
+    replay page draws a view after each of its actions (issue 35); the view is still the
+    plain one, status line and all."""
+    state = ENGINE.new_state("purkayev", ENGINE.resolve_options({}))
+    assert isinstance(state, WDState)
+    choose = Chooser("view-phase")
+    for _ in decisions(state, choose, 40):
+        state.apply(choose.pick(state.legal_actions()))
+    real = WDState.phase
+    asked: list[str] = []
+
+    def counted(self: WDState) -> str:
+        got: str = real.fget(self)  # type: ignore[attr-defined]
+        asked.append(got)
+        return got
+
+    monkeypatch.setattr(WDState, "phase", property(counted))
+    views = {side: state.view(side) for side in (None, *SIDES)}
+    assert len(asked) == 3
+    monkeypatch.undo()
+    for side, view in views.items():
+        assert view == _plain(state, side)
+        assert view.status == state.status_line(side)
