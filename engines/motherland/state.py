@@ -67,9 +67,16 @@ from engines.motherland.data import (
     ScenarioData,
 )
 from engines.motherland.notation import of_kind, parse
-from engines.motherland.position import Combat, Position, Unit, units_from_data
+from engines.motherland.position import (
+    Combat,
+    Position,
+    Unit,
+    position_bytes,
+    position_from_data,
+)
 from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS
+from pbem import canonical
 from pbem.engine import CHANCE, Action, Decision, Result, State, counter_text
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 
@@ -456,17 +463,31 @@ class MotherlandState(StepState[Position]):
         return self.pos.result is not None
 
     def restore_body(self, body: Mapping[str, Any]) -> None:
-        # the units read at once where their data is in the plain form
-        # (position.units_from_data), the rest of the position as the runtime reads it;
+        # the position read at once where its data is in the plain form
+        # (position.position_from_data), then the frames as the runtime reads them;
         # anything else goes the runtime's way whole, which names the fault
-        given = body.get("position") if isinstance(body, Mapping) else None
-        pos: dict[str, Any] | None = given if type(given) is dict else None
-        units = units_from_data(pos.get("units")) if pos is not None else None
-        if pos is None or units is None:
+        pos = position_from_data(body["position"]) if (
+            isinstance(body, Mapping) and "position" in body and "stack" in body) else None
+        if pos is None:
             super().restore_body(body)
-            return
-        super().restore_body({**body, "position": {**pos, "units": {}}})
-        self.pos.units = units
+        else:
+            self.pos = pos
+            self.restore_stack(body["stack"])
+
+    def normal_body(self) -> bytes | None:
+        # every position this engine writes is written by hand (position_bytes): the
+        # codec's typed writer built its writers of the position's five classes at a
+        # process's first digest (about 5 M instructions of an act or a receive), and
+        # even with each unit's bytes kept from the digest before, read and checked the
+        # 171 units one by one (issue 35)
+        try:
+            position = position_bytes(self.pos)
+            if position is None:
+                return super().normal_body()
+            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+        except Exception:  # as the codec's: the generic way names what is wrong
+            return super().normal_body()
+        return canonical.pack_map([("position", position), ("stack", stack)])
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         # 8.5: of the ways to take a result, the one with the most step losses (the
