@@ -36,7 +36,14 @@ from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.motherland import rules
-from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
+from engines.motherland.args import (
+    GameArgs,
+    MoveArgs,
+    PhaseArgs,
+    SideArgs,
+    args_data,
+    args_from_data,
+)
 from engines.motherland.const import (
     _NO_STRATEGIC,
     AXIS,
@@ -473,6 +480,16 @@ class MotherlandState(StepState[Position]):
         else:
             self.pos = pos
             self.restore_stack(body["stack"])
+
+    def frame_args(self, cls: type[Any], data: Any, where: str) -> Any:
+        # read by hand where the data is in the plain form (args.args_from_data)
+        args = args_from_data(cls, data)
+        return super().frame_args(cls, data, where) if args is None else args
+
+    def _frame_data(self, f: Frame) -> list[Any]:
+        # written by hand where the arguments are of the plain kinds (args.args_data)
+        data = args_data(self.steps[f.step].Args, f.args)
+        return super()._frame_data(f) if data is None else [f.step, f.pc, data]
 
     def normal_body(self) -> bytes | None:
         # every position this engine writes is written by hand (position_bytes): the

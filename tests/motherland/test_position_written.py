@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from engines.motherland import MotherlandEngine
+from engines.motherland.args import LoseArgs, args_data, args_from_data
 from engines.motherland.position import (
     Combat,
     GameEnd,
@@ -165,7 +166,8 @@ def test_a_position_not_of_its_types_is_written_the_codecs_way(
 def test_a_turn_commands_restore_and_digest_build_no_codec_reader_or_writer_of_the_position(
         engine: MotherlandEngine, tmp_path: Path) -> None:
     """A restore and two digests, as an act makes, in a fresh process: the codec makes no
-    reader nor writer of the position's classes (each is built at its first use)."""
+    reader nor writer of the position's classes, nor of its frames' arguments (each is
+    built at its first use)."""
     s = _combat_position(engine)
     saved = tmp_path / "snap"
     saved.write_bytes(canonical.encode(s.snapshot()))
@@ -179,7 +181,8 @@ st = ENGINE.restore(canonical.decode(Path({str(saved)!r}).read_bytes()))
 first = st.digest()
 st._encoded = None
 assert st.digest() == first
-built = [c.__name__ for c in (p.Position, p.Unit, p.Combat, p.Air, p.GameEnd)
+built = [c.__name__ for c in (p.Position, p.Unit, p.Combat, p.Air, p.GameEnd,
+                             *(st.steps[f.step].Args for f in st.stack))
          if c in codec._QUICK or c in codec._PACKERS or c in codec._DECODERS
          or c in codec._ENCODERS]
 print(json.dumps(built))
@@ -187,3 +190,56 @@ print(json.dumps(built))
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, check=True)
     assert json.loads(out.stdout) == []
+
+
+def test_frames_read_and_written_by_hand_are_the_codecs_along_a_seeded_game(
+        engine: MotherlandEngine) -> None:
+    s = engine.new_state("4-uranus")
+    assert isinstance(s, MotherlandState)
+    kinds: set[type] = set()
+    for n, at in enumerate(decisions(s, Chooser("frames/4-uranus/5"), 700)):
+        assert isinstance(at, MotherlandState)
+        for f in at.stack:
+            cls = at.steps[f.step].Args
+            data = args_data(cls, f.args)
+            assert data == codec.to_data_of(cls, f.args)
+            assert list(data) == list(codec.to_data_of(cls, f.args))
+            if n % 5 == 0:
+                sorted_data = canonical.decode(canonical.encode(data))
+                assert args_from_data(cls, sorted_data) == codec.from_data(cls, sorted_data)
+            kinds.add(cls)
+    assert len(kinds) >= 10
+
+
+@pytest.mark.parametrize(("field", "value"), [
+    ("side", 1), ("n", True), ("n", "1"), ("units", ("5T",)), ("units", [1]),
+    ("taken", {"5T": True}), ("taken", [["5T", 1]]), ("why", None)])
+def test_frame_arguments_not_of_their_types_go_the_codecs_way(
+        field: str, value: Any) -> None:
+    good = LoseArgs(side="soviet", n=2, units=["5T"], taken={"5T": 1})
+    data = codec.to_data_of(LoseArgs, good)
+    assert args_from_data(LoseArgs, data) == good
+    bad = {**data, field: value}
+    assert args_from_data(LoseArgs, bad) is None
+    assert args_from_data(LoseArgs, {k: v for k, v in data.items() if k != field}) is None
+    assert args_from_data(LoseArgs, {**data, "zz": 1}) is None
+    wrong = LoseArgs(**{**data, field: value})
+    assert args_data(LoseArgs, wrong) is None
+
+
+def test_a_frame_the_codec_refuses_is_refused_in_its_words(engine: MotherlandEngine) -> None:
+    s = _combat_position(engine)
+    snap = canonical.decode(canonical.encode(s.snapshot()))
+    stack = snap["body"]["stack"]
+    stack[-1][2] = {**stack[-1][2], "zz": 1} if stack[-1][2] else {"zz": 1}
+    plain = MotherlandState(engine, "4-uranus", dict(snap["options"]))
+    try:
+        StepState.restore_body(plain, snap["body"])
+    except FormatError as refused:
+        with pytest.raises(FormatError) as ours:
+            engine.restore(snap)
+        assert str(ours.value) == str(refused)
+    else:
+        back = engine.restore(snap)
+        assert isinstance(back, MotherlandState)
+        assert back.stack == plain.stack
