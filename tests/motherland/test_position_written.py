@@ -146,7 +146,7 @@ def test_a_position_not_of_its_types_is_written_the_codecs_way(
     if how == "bool for int":
         s.pos.units[sorted(s.pos.units)[3]].mp = True
     elif how == "a set of numbers":
-        combat.eliminated = {1, 2}  # type: ignore[assignment]
+        combat.eliminated = {1, 2}  # type: ignore[arg-type]
     elif how == "a pair as a list":
         combat.took = {"def": [2, 1]}  # type: ignore[dict-item]
     else:
@@ -202,7 +202,7 @@ def test_frames_read_and_written_by_hand_are_the_codecs_along_a_seeded_game(
         for f in at.stack:
             cls = at.steps[f.step].Args
             data = args_data(cls, f.args)
-            assert data == codec.to_data_of(cls, f.args)
+            assert data is not None and data == codec.to_data_of(cls, f.args)
             assert list(data) == list(codec.to_data_of(cls, f.args))
             if n % 5 == 0:
                 sorted_data = canonical.decode(canonical.encode(data))
