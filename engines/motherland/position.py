@@ -368,6 +368,8 @@ def _combat_normal(c: Any) -> dict[str, Any] | None:
 _UNIT_BYTES: dict[tuple[Any, ...], bytes] = {}
 #: how many units' bytes are kept, at most, before starting again
 UNITS_KEPT = 8192
+#: the key of the units in the position's map, written once a process
+_UNITS_KEY = canonical.pack_normal("units")
 _UNIT_TYPE = frozenset({Unit})
 
 
@@ -449,5 +451,5 @@ def position_bytes(pos: Position) -> bytes | None:
     after = {k: out[k] for k in sorted(out) if k > "units"}
     return b"".join((canonical.map_header(len(out) + 1),
                      canonical.pack_normal(before)[len(canonical.map_header(len(before))):],
-                     canonical.pack_normal("units"), units,
+                     _UNITS_KEY, units,
                      canonical.pack_normal(after)[len(canonical.map_header(len(after))):]))
