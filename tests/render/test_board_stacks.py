@@ -136,3 +136,61 @@ def test_a_clicks_redraw_finds_only_the_moved_counters_stacks(
         assert state == json.loads(server.Board(home, "selfplay-1").state_json())
         played.append(action.notation())
     assert walked == [], played
+
+
+def test_a_clicks_events_name_each_unit_by_its_first_counter_the_side_may_identify() -> None:
+    """:meth:`Board.counters_of` (the units a click's events name): each unit's first
+    counter the side may identify, found by its id; a unit shown only hidden, or not at
+    all, is left to the engine's own counters (none here)."""
+    from types import SimpleNamespace
+
+    from pbem.engine import State, counter_text
+
+    view = small_view()
+    pieces = (Piece("s9", "soviet", "?", "0605", hidden=True),
+              Piece("s9", "soviet", "3-3-4", "0606", name="9 Rifle"), *view.pieces)
+    view = replace(view, pieces=pieces)
+
+    class Plain:
+        counters = State.counters
+        counters_off_map = False
+
+    game = SimpleNamespace(view=lambda: view, state=Plain())
+    board = server.Board.__new__(server.Board)
+    got = board.counters_of(game, {"s9", "g2", "s2", "s1", "nobody"})  # type: ignore[arg-type]
+    assert got == {"s9": counter_text("s9", "9 Rifle", "3-3-4"),
+                   "g2": counter_text("g2", "83 ID", "4-4-6"),
+                   "s1": counter_text("s1", "7 Rifle", "5-3-4")}
+
+
+def test_a_clicks_save_encodes_the_verified_position_once_per_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board saves at every click; the save's part that holds the verified position
+    (``cache``: the position at the last file, its chains and cards) changes only with
+    the files, so a game encodes it once, and the save is byte for byte the one the plain
+    seal of its body makes (canonical: the reader re-encodes it to the same bytes)."""
+    from pbem import canonical
+    from pbem.envelope import seal
+    from pbem.selfplay import selfplay
+    from pbem.session import Home, read_save
+
+    selfplay("48th-panzer-korps", "chir", 1, tmp_path, max_turns=1)
+    homes = [Home(tmp_path / f"home-{label}", clock=lambda: 0) for label in ("a", "b")]
+    home = next(h for h in homes if h.game("selfplay-1").my_decision() is not None)
+    game = home.game("selfplay-1")
+    encoded: list[int] = []
+    real = canonical.encode
+
+    def counting(value: Any) -> bytes:
+        if isinstance(value, dict) and ("snapshot" in value or "cache" in value):
+            encoded.append(1)  # the position's part, alone or in a whole body
+        return real(value)
+
+    monkeypatch.setattr(canonical, "encode", counting)
+    for _ in range(2):
+        action = game.state.legal_actions()[0]
+        assert game.act(action.notation())[2] is None  # saved, not sealed
+        data, body = read_save(home, game.path)
+        del body["kind"]
+        assert data == seal(home.identity(), "save", body)
+    assert len(encoded) == 1 + 2  # the first save's, then each plain seal's above
