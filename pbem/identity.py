@@ -288,8 +288,9 @@ class Card:
     email: str
     key: bytes
 
-    @property
+    @functools.cached_property
     def fingerprint(self) -> str:
+        # made once a card (frozen): a save names the opponent's, at every board click
         return fingerprint(self.key)
 
     @property
