@@ -913,6 +913,20 @@ class Game:
             record.see(version)
             self._marked = key
 
+    def prepare_writes(self) -> None:
+        """Make now what every write of this game reuses (:meth:`write`): the verified
+        position's encoded part, the rollback record, the save's lock and the opponent's
+        fingerprint.  A board opens a game to save it at every click: made with the
+        load, they are not the first click's (issue 35 item 4)."""
+        cache = self.verifier.to_data()
+        self._cache_bytes = (cache, canonical.encode(cache))
+        self.record  # noqa: B018  # made once (a cached property)
+        if self._loaded is not None:  # its folder exists: the save was read from it
+            self._lock_path = _lock_of(self.path)
+        opponent = self.opponent()
+        if opponent is not None:
+            opponent.fingerprint  # noqa: B018  # kept with the card (a cached property)
+
     def _save_body(self, body: dict[str, Any]) -> bytes:
         """The canonical bytes of the save's ``body`` with its ``kind`` and the verified
         position's part (``cache``), that part encoded once while it is the same: the

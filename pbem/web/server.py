@@ -568,8 +568,10 @@ class Board(Gate):
             self._game.keep_summary = False
             if self._game.my_decision() is not None:
                 # the position a click changes, copied with the load rather than by the
-                # first click (the redraw that follows the load asks the decision anyway)
+                # first click (the redraw that follows the load asks the decision anyway),
+                # and what each click's save reuses, made now as well
                 self._game.match.ready()
+                self._game.prepare_writes()
         return self._game
 
     def find(self, method: str, path: str) -> tuple[Responder | None, bool]:

@@ -194,3 +194,30 @@ def test_a_clicks_save_encodes_the_verified_position_once_per_file(
         del body["kind"]
         assert data == seal(home.identity(), "save", body)
     assert len(encoded) == 1 + 2  # the first save's, then each plain seal's above
+
+
+def test_a_boards_first_click_saves_what_the_board_made_with_the_load(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The board loads a game to save it at every click: what each save reuses (the
+    verified position's encoded part) is made with the load, not by the first click."""
+    from pbem import canonical
+    from pbem.selfplay import selfplay
+    from pbem.session import Home
+
+    selfplay("48th-panzer-korps", "chir", 1, tmp_path, max_turns=1)
+    homes = [Home(tmp_path / f"home-{label}", clock=lambda: 0) for label in ("a", "b")]
+    home = next(h for h in homes if h.game("selfplay-1").my_decision() is not None)
+    board = server.Board(home, "selfplay-1")
+    board.state()
+    encoded: list[int] = []
+    real = canonical.encode
+
+    def counting(value: Any) -> bytes:
+        if isinstance(value, dict) and ("snapshot" in value or "cache" in value):
+            encoded.append(1)
+        return real(value)
+
+    monkeypatch.setattr(canonical, "encode", counting)
+    action = board.game().state.legal_actions()[0]
+    assert board.command("act", action.notation())["ok"]
+    assert encoded == []
