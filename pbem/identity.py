@@ -288,10 +288,14 @@ class Card:
     email: str
     key: bytes
 
-    @functools.cached_property
+    @property
     def fingerprint(self) -> str:
-        # made once a card (frozen): a save names the opponent's, at every board click
-        return fingerprint(self.key)
+        # made once a card (frozen, so kept in its __dict__): a save names the opponent's,
+        # at every board click; a cached_property's first read cost ten times the digits
+        got: str | None = self.__dict__.get("_fingerprint")
+        if got is None:
+            got = self.__dict__["_fingerprint"] = fingerprint(self.key)
+        return got
 
     @property
     def who(self) -> str:

@@ -925,7 +925,7 @@ class Game:
             self._lock_path = _lock_of(self.path)
         opponent = self.opponent()
         if opponent is not None:
-            opponent.fingerprint  # noqa: B018  # kept with the card (a cached property)
+            opponent.fingerprint  # noqa: B018  # kept with the card
 
     def _save_body(self, body: dict[str, Any]) -> bytes:
         """The canonical bytes of the save's ``body`` with its ``kind`` and the verified
