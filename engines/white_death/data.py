@@ -8,7 +8,7 @@ files (``stand_in = "..."``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -427,22 +427,7 @@ def load_catalog(data: ScenarioSet) -> Catalog:
         for r in sdoc.get_list("reinforcement"))
     opening = tuple(_group(sdoc, ("opening", i), g)
                     for i, g in enumerate(sdoc.get_list("opening")))
-    scenarios: dict[str, ScenarioDef] = {}
-    for sid, fname in data.scenarios.items():
-        doc = data.docs[fname]
-        sc = doc.get_table("scenario")
-        groups = tuple(_group(doc, ("setup", i), g)
-                       for i, g in enumerate(doc.get_list("setup", default=[])))
-        objectives = tuple(_made(Objective, place=o["place"],
-                                 points={s: int(o.get(s, 0)) for s in SIDES})
-                           for o in sc.get("objectives", []))
-        t = sc["turns"]
-        scenarios[sid] = _made(
-            ScenarioDef, id=sid, title=sc["title"], turns=(int(t[0]), int(t[1])),
-            groups=groups,
-            reduced={k: int(v) for k, v in doc.get_table("reduced", default={}).items()},
-            objectives=objectives, opening=bool(sc.get("opening", False)),
-            player_setup=bool(sc.get("player_setup", False)), file=fname)
+    scenarios = _Scenarios(data, units, opening)
     answer = tuple((tuple(a["units"]), str(a["area"]), int(a["roll"]))
                    for a in common["soviet_answer"])
     cat = Catalog(
@@ -456,15 +441,65 @@ def load_catalog(data: ScenarioSet) -> Catalog:
     return cat
 
 
-def _check(cat: Catalog) -> None:
-    for sc in cat.scenarios.values():
-        for g in (*sc.groups, *(cat.opening if sc.opening else ())):
+class _Scenarios(Mapping[str, ScenarioDef]):
+    """The catalog's scenarios by id, each read from its file and checked when first
+    asked: a game reads its own alone, and every command decoded all six scenario files'
+    tables and made their set-up groups and objectives (issue 35).  A scenario whose
+    groups name a unit the order of battle does not have (or of the other side) is
+    refused when it is asked, naming it, as a catalog that held it was refused before;
+    ``pbem scenario check`` asks every one (pbem.engine.Engine.check_scenarios)."""
+
+    __slots__ = ("_data", "_made", "_opening", "_units")
+
+    def __init__(self, data: ScenarioSet, units: Mapping[str, UnitDef],
+                 opening: tuple[Group, ...]) -> None:
+        self._data = data
+        self._units = units
+        self._opening = opening
+        self._made: dict[str, ScenarioDef] = {}
+
+    def __getitem__(self, sid: str) -> ScenarioDef:
+        got = self._made.get(sid)
+        if got is None:
+            got = self._made[sid] = self._read(sid, self._data.scenarios[sid])
+        return got
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data.scenarios)
+
+    def __len__(self) -> int:
+        return len(self._data.scenarios)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+    def _read(self, sid: str, fname: str) -> ScenarioDef:
+        doc = self._data.docs[fname]
+        sc = doc.get_table("scenario")
+        groups = tuple(_group(doc, ("setup", i), g)
+                       for i, g in enumerate(doc.get_list("setup", default=[])))
+        objectives = tuple(_made(Objective, place=o["place"],
+                                 points={s: int(o.get(s, 0)) for s in SIDES})
+                           for o in sc.get("objectives", []))
+        t = sc["turns"]
+        made = _made(
+            ScenarioDef, id=sid, title=sc["title"], turns=(int(t[0]), int(t[1])),
+            groups=groups,
+            reduced={k: int(v) for k, v in doc.get_table("reduced", default={}).items()},
+            objectives=objectives, opening=bool(sc.get("opening", False)),
+            player_setup=bool(sc.get("player_setup", False)), file=fname)
+        units = self._units
+        for g in (*made.groups, *(self._opening if made.opening else ())):
             for uid in g.units:
-                if uid not in cat.units:
-                    raise ScenarioError(f"scenario {sc.id}: unknown unit {uid!r}",
-                                        path=sc.file)
-                if cat.units[uid].side != g.side:
-                    raise ScenarioError(f"scenario {sc.id}: {uid} is not {g.side}", path=sc.file)
+                if uid not in units:
+                    raise ScenarioError(f"scenario {sid}: unknown unit {uid!r}", path=fname)
+                if units[uid].side != g.side:
+                    raise ScenarioError(f"scenario {sid}: {uid} is not {g.side}", path=fname)
+        return made
+
+
+def _check(cat: Catalog) -> None:
+    # each scenario's groups are checked as it is read (_Scenarios)
     for r in cat.reinforcements:
         for uid in r.units:
             if uid not in cat.units:
