@@ -8,6 +8,7 @@ files (``stand_in = "..."``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -189,26 +190,117 @@ class ScenarioDef:
     file: str
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(Shared):
     """The charts the rules read: movement (Rule 7), frozen lakes (Rule 13), terrain and
     combat (Rule 12), conventional fire (Rule 9), antitank fire (Rule 10), barrage
-    (Rule 11) and weather (Rule 16)."""
+    (Rule 11) and weather (Rule 16).
 
-    movement: Mapping[str, Mapping[str, Cost]]
-    #: Rule 13's lake hexside costs, in ticks as :class:`Cost`'s (``None``: prohibited)
-    lake: Mapping[str, Mapping[str, int | None]]
-    defense: Mapping[str, Mapping[str, int]]
-    columns: tuple[tuple[int, int], ...]
-    conventional: tuple[tuple[int | None, ...], ...]  # None = MC with no number
-    antitank: tuple[tuple[int, ...], ...]
-    barrage_columns: tuple[int, ...]
-    barrage: tuple[tuple[int, ...], ...]
-    barrage_terrain: Mapping[str, int]
-    barrage_bunker: int
-    barrage_afv: int
-    weather: tuple[tuple[int, int, tuple[str, ...]], ...]
-    points_per_sp: int
+    Each chart is read from the tables file when a rule first asks for it (issue 35): a
+    command reads a few (a fire listing the odds columns and the defense chart), and
+    making them all, the movement chart's 84 costs first, was about a third of loading
+    the catalog.  A chart written wrong is refused when it is first read, naming its key;
+    ``pbem scenario check`` reads them all (:meth:`read_all`)."""
+
+    def __init__(self, doc: Doc) -> None:
+        self._doc = doc
+
+    def read_all(self) -> None:
+        """Every chart read now (each refused here if written wrong)."""
+        for name in _TABLE_FIELDS:
+            getattr(self, name)
+
+    @functools.cached_property
+    def movement(self) -> Mapping[str, Mapping[str, Cost]]:
+        doc = self._doc
+        movement: dict[str, dict[str, Cost]] = {}
+        for terr in TEC_TERRAIN:
+            row = doc.get_table("movement", terr)
+            movement[terr] = {m: _cost(doc, ("movement", terr, m), row.get(m))
+                              for m in MOBILITIES}
+        return movement
+
+    @functools.cached_property
+    def lake(self) -> Mapping[str, Mapping[str, int | None]]:
+        """Rule 13's lake hexside costs, in ticks as :class:`Cost`'s (``None``:
+        prohibited)."""
+        doc = self._doc
+        lake: dict[str, dict[str, int | None]] = {}
+        for key in ("full_frozen", "partial_frozen", "full_thaw", "partial_thaw"):
+            row = doc.get_table("lake_hexside", key)
+            lake[key] = {m: _cost(doc, ("lake_hexside", key, m), row.get(m)).enter
+                         for m in MOBILITIES}
+        return lake
+
+    @functools.cached_property
+    def defense(self) -> Mapping[str, Mapping[str, int]]:
+        return {terr: {k: int(v) for k, v in row.items()}
+                for terr, row in self._doc.get_table("defense").items() if terr != "stand_in"}
+
+    @functools.cached_property
+    def columns(self) -> tuple[tuple[int, int], ...]:
+        columns = []
+        for c in self._doc.get_list("odds", "columns"):
+            a, b = str(c).split(":")
+            columns.append((int(a), int(b)))
+        return tuple(columns)
+
+    @functools.cached_property
+    def conventional(self) -> tuple[tuple[int | None, ...], ...]:
+        """Rows of results by odds column; ``None`` = MC with no number."""
+        doc, width = self._doc, len(self.columns)
+        conv: list[tuple[int | None, ...]] = []
+        for row in doc.get_list("conventional_crt", "rows"):
+            if len(row) != width:
+                raise doc.error(("conventional_crt", "rows"), "one entry per odds column")
+            conv.append(tuple(None if e == "MC" else int(str(e)[2:]) for e in row))
+        return tuple(conv)
+
+    @functools.cached_property
+    def antitank(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(int(x) for x in row)
+                     for row in self._doc.get_list("antitank_table", "rows"))
+
+    @functools.cached_property
+    def barrage_columns(self) -> tuple[int, ...]:
+        return tuple(int(x) for x in self._doc.get_list("barrage_table", "columns"))
+
+    @functools.cached_property
+    def barrage(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(int(x) for x in row)
+                     for row in self._doc.get_list("barrage_table", "rows"))
+
+    @functools.cached_property
+    def barrage_terrain(self) -> Mapping[str, int]:
+        mods = self._doc.get_table("barrage_modifiers")
+        return {k: int(v) for k, v in mods["terrain"].items()}
+
+    @functools.cached_property
+    def barrage_bunker(self) -> int:
+        return int(self._doc.get_table("barrage_modifiers")["bunker"])
+
+    @functools.cached_property
+    def barrage_afv(self) -> int:
+        return int(self._doc.get_table("barrage_modifiers")["afv"])
+
+    @functools.cached_property
+    def weather(self) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+        weather = []
+        for key, row in self._doc.get_table("weather").items():
+            if key == "stand_in":
+                continue
+            _, a, b = key.split("_")
+            weather.append((int(a), int(b), tuple(str(x) for x in row)))
+        return tuple(weather)
+
+    @functools.cached_property
+    def points_per_sp(self) -> int:
+        return self._doc.get_int("victory", "points_per_sp")
+
+
+#: the charts of :class:`Tables`, in the order the manual's rules come
+_TABLE_FIELDS = ("movement", "lake", "defense", "columns", "conventional", "antitank",
+                 "barrage_columns", "barrage", "barrage_terrain", "barrage_bunker",
+                 "barrage_afv", "weather", "points_per_sp")
 
 
 @dataclass(frozen=True)
@@ -313,45 +405,6 @@ def _read_cost(doc: Doc, path: tuple[str, ...], text: Any) -> Cost:
                               "engines/white_death/position.py, MP_TICKS)") from None
 
 
-def _tables(doc: Doc) -> Tables:
-    movement: dict[str, dict[str, Cost]] = {}
-    for terr in TEC_TERRAIN:
-        row = doc.get_table("movement", terr)
-        movement[terr] = {m: _cost(doc, ("movement", terr, m), row.get(m)) for m in MOBILITIES}
-    lake: dict[str, dict[str, int | None]] = {}
-    for key in ("full_frozen", "partial_frozen", "full_thaw", "partial_thaw"):
-        row = doc.get_table("lake_hexside", key)
-        lake[key] = {m: _cost(doc, ("lake_hexside", key, m), row.get(m)).enter
-                     for m in MOBILITIES}
-    defense: dict[str, dict[str, int]] = {}
-    for terr, row in doc.get_table("defense").items():
-        if terr == "stand_in":
-            continue
-        defense[terr] = {k: int(v) for k, v in row.items()}
-    columns = []
-    for c in doc.get_list("odds", "columns"):
-        a, b = str(c).split(":")
-        columns.append((int(a), int(b)))
-    conv: list[tuple[int | None, ...]] = []
-    for row in doc.get_list("conventional_crt", "rows"):
-        if len(row) != len(columns):
-            raise doc.error(("conventional_crt", "rows"), "one entry per odds column")
-        conv.append(tuple(None if e == "MC" else int(str(e)[2:]) for e in row))
-    at = tuple(tuple(int(x) for x in row) for row in doc.get_list("antitank_table", "rows"))
-    bcols = tuple(int(x) for x in doc.get_list("barrage_table", "columns"))
-    brows = tuple(tuple(int(x) for x in row) for row in doc.get_list("barrage_table", "rows"))
-    weather = []
-    for key, row in doc.get_table("weather").items():
-        if key == "stand_in":
-            continue
-        _, a, b = key.split("_")
-        weather.append((int(a), int(b), tuple(str(x) for x in row)))
-    mods = doc.get_table("barrage_modifiers")
-    return Tables(movement, lake, defense, tuple(columns), tuple(conv), at, bcols, brows,
-                  {k: int(v) for k, v in mods["terrain"].items()}, int(mods["bunker"]),
-                  int(mods["afv"]), tuple(weather), doc.get_int("victory", "points_per_sp"))
-
-
 def _group(doc: Doc, path: tuple[Any, ...], spec: Mapping[str, Any]) -> Group:
     side = spec.get("side")
     if side not in SIDES:
@@ -376,8 +429,7 @@ def _made(cls: type[_T], /, **fields: Any) -> _T:
 
 
 def load_catalog(data: ScenarioSet) -> Catalog:
-    tdoc = _find(data, "conventional_crt")
-    tables = _tables(tdoc)
+    tables = Tables(_find(data, "conventional_crt"))
     udoc = _find(data, "types")
     types: dict[str, UnitType] = {}
     for key, spec in udoc.get_table("types").items():
