@@ -25,7 +25,7 @@ import contextlib
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -750,7 +750,7 @@ class Game:
     def view(self) -> BoardView:
         return self.match.view()
 
-    def counters(self) -> dict[str, str]:
+    def counters(self) -> Mapping[str, str]:
         return self.match.counters()
 
     def pending_actions(self) -> list[str]:

@@ -41,7 +41,7 @@ import sys
 import threading
 import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
@@ -524,7 +524,7 @@ class Board(Gate):
     _seen: tuple[dict[tuple[Any, ...], int], dict[tuple[int, int], tuple[Piece, int]]] | \
         None = None
     #: the counters' texts of one position: the position, its length, the texts
-    _counters: tuple[State, int, dict[str, str]] | None = None
+    _counters: tuple[State, int, Mapping[str, str]] | None = None
     #: what each listed action names, by the action: the action, its units, its hexes,
     #: both (:meth:`named_by`)
     _names: dict[int, tuple[Act, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = \
@@ -581,7 +581,7 @@ class Board(Gate):
             return None, known
         return (lambda request: fn(self, request)), True
 
-    def counters(self, game: Game) -> dict[str, str]:
+    def counters(self, game: Game) -> Mapping[str, str]:
         """What each unit prints on its counter (``State.counters``), asked once per
         position: a click's act names its events' units by them and the redraw that
         follows names the waiting units' buttons by them, on the same position (issue 35
