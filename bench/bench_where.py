@@ -214,6 +214,8 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--fresh", type=Path, help="a home copied to --home before each run")
     if "--" not in sys.argv:
+        # --help (and a bad option) answer before a missing command is asked for
+        parser.parse_args(sys.argv[1:])
         parser.error("give the pbem command after --")
     cut = sys.argv.index("--")
     args = parser.parse_args(sys.argv[1:cut])
