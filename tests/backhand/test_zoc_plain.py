@@ -111,3 +111,46 @@ def test_move_check_and_supply_make_no_zoc_map(monkeypatch: pytest.MonkeyPatch) 
         assert supply_blocked(state, side) >= want["german" if side == "soviet" else
                                                     "soviet"] - state.facts().occupied(side)
     check_supply(state)
+
+
+_CHECK_A_MOVE = """
+import json, sys
+from engines.backhand import ENGINE
+from engines.backhand.notation import w
+
+asked = json.loads(sys.stdin.read())
+s = ENGINE.restore(asked["snapshot"])
+units = s.stack[-1].args.units
+s.apply(w("to", asked["to"]))
+print(s.pos.units[units[0]].at)
+print("engines.hexkit.zoc" in sys.modules)
+from engines.backhand.movement import destinations
+destinations(s, units, s.pos.units[units[0]].at)
+print("engines.hexkit.zoc" in sys.modules)
+"""
+
+
+def test_a_received_move_is_checked_without_the_kits_zoc_module() -> None:
+    """15.0, 6.0: a move of a received file is checked by a search that reads the enemy
+    ZOC as a set of hexes, in a process that loads none of the kit's ZOC module (its
+    policies are the listing's search's: issue 35, 0.9 M instructions of a receive);
+    a listing of where the unit may move on loads it, as that search needs."""
+    import json
+
+    from engines.backhand import movement
+    from pbem.testing import decisions, fresh_run
+
+    state = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    for at in decisions(state, Chooser("bb-zoc-lazy"), 4000):
+        if at.stack[-1].step == "move-to":
+            a = at.stack[-1].args
+            listed = movement.destinations(at, a.units, a.origin)
+            if listed:
+                break
+    else:
+        raise AssertionError("no move with a destination in the playout")
+    asked = {"snapshot": at.snapshot(), "to": listed[-1]}
+    moved, loaded, then = fresh_run(_CHECK_A_MOVE, json.dumps(asked))
+    assert moved == listed[-1]
+    assert loaded == "False"
+    assert then == "True"
