@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgpack
 
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
-from engines.hexkit.facts import Placed, ZocRule
+from engines.hexkit.facts import BoardFacts, Placed, ZocRule
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import OddsCRT, Table, parse_roll_key
 from pbem import datacache
@@ -453,6 +453,28 @@ class _Costs(dict[tuple[str, bool], "StepCosts"]):
                                                       negated_by={"river": ["bridge"]}))
         self[key] = made
         return made
+
+
+#: each side's last ZOC (zoc_hexes): the map and the hexes the side held, and its hexes
+_ZOCS: dict[str, tuple[HexMap, frozenset[str], frozenset[str]]] = {}
+
+
+def zoc_hexes(d: Data, f: BoardFacts, side: str) -> frozenset[str]:
+    """The hexes of ``side``'s ZOC in the placement ``f`` (6.0: every unit exerts one
+    into the six hexes around it, but not into a city): :attr:`Data.zoc_rule`'s ZOC,
+    the kit's ``f.zoc(side, d.zoc_rule).hexes``, as one set.  What a move's search
+    (6.0), the supply trace (7.0) and the clear region (15.1 (1)) read of it is
+    membership alone, and the kit's map of the units exerting each hex, sorted, was
+    most of the ZOC's cost of a receive (issue 35); a function of the hexes the side
+    holds, so kept while they are the same (the other side's moves)."""
+    occupied = f.occupied(side)
+    m = d.map
+    kept = _ZOCS.get(side)
+    if kept is None or kept[0] is not m or kept[1] != occupied:
+        ids, index, adjacency = m.ids, m.index, m.adjacency
+        around = frozenset([ids[j] for h in occupied for j in adjacency[index[h]]])
+        kept = _ZOCS[side] = (m, occupied, around - d.city_hexes)
+    return kept[2]
 
 
 @functools.cache

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 from engines.backhand.fronts import paying_front
 from engines.backhand.position import BOXES, OFF, MoveArgs, PhaseArgs, other
 from engines.backhand.reinforcements import formation_places
-from engines.hexkit.zoc import STOP_ON_ENTRY
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -64,6 +63,10 @@ def _destinations(s: BBState, units: tuple[str, ...], origin: str,
     def can_end(h: str) -> bool:
         return s.stack_ok(h, side, units) if h in friends else alone
     if goal is None:
+        # the kit's ZOC policies load with the first listing: a received move's check
+        # reads the ZOC as a set of hexes and never loads them (issue 35)
+        from engines.hexkit.zoc import STOP_ON_ENTRY
+
         reach = _THIS.reachable(costs, origin, ma, zoc=ez, policy=STOP_ON_ENTRY,
                                 blocked=enemy, can_end=can_end)
         ends = set(reach.ends)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Container, Mapping
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engines.backhand.data import Data, load
+from engines.backhand.data import Data, load, zoc_hexes
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import (
     OFF,
@@ -40,7 +40,6 @@ from pbem.memo import Memo
 from pbem.steps import Frame, NoArgs, StepState
 
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
-    from engines.hexkit.zoc import ZocMap
     from pbem.view import BoardView
 
 T = TypeVar("T")
@@ -50,8 +49,6 @@ T = TypeVar("T")
 # origin and units asked of, and the placement (the map and the order of battle never
 # change).
 _PLACED: Memo[tuple[str, str, Placement], Any] = Memo(2048)
-#: each side's last ZOC map and the set of its hexes (BBState.zoc_set)
-_ZOC_SETS: dict[str, tuple[ZocMap, frozenset[str]]] = {}
 #: the board facts of recent placements (a listing's probes and clones meet one again),
 #: by the units' ids and places
 _BOARDS: Memo[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts] = Memo(64)
@@ -232,13 +229,9 @@ class BBState(StepState[Position]):
 
     def zoc_set(self, side: str) -> frozenset[str]:
         """The hexes of :meth:`zoc` of ``side`` as one set, the same set while the
-        side's units stand (the kit keeps its ZOC map so): a move's search reads it as
-        a set, and a set made anew for each search is hashed anew (issue 35)."""
-        zmap = self.facts().zoc(side, self.data.zoc_rule)
-        kept = _ZOC_SETS.get(side)
-        if kept is None or kept[0] is not zmap:
-            kept = _ZOC_SETS[side] = (zmap, frozenset(zmap.sources))
-        return kept[1]
+        side's units hold the same hexes: a move's search reads it as a set, and a set
+        made anew for each search is hashed anew (issue 35)."""
+        return zoc_hexes(self.data, self.facts(), side)
 
     def in_zoc(self, h: str, occupied: Container[str]) -> bool:
         """6.0: whether ``h`` is in the ZOC of the units in the hexes ``occupied`` (a

@@ -6,6 +6,7 @@ import functools
 import heapq
 from typing import TYPE_CHECKING
 
+from engines.backhand.data import zoc_hexes
 from engines.backhand.position import OFF, other
 from engines.hexkit.facts import BoardFacts, RegionFlood
 from engines.hexkit.hexmap import HexMap
@@ -219,17 +220,15 @@ def floods(d: Data) -> Floods:
     the blocked sources are left out of the starts: the set is the engine's own flood's
     exactly (a connected set, so neither the order of the search nor the distances
     matter to the rules, which read only membership)."""
-    rule = d.zoc_rule
-
     def supply_blocked(f: BoardFacts, side: str) -> frozenset[str]:
         # 7.0: enemy units, and EZOC hexes no friendly unit is in
-        enemy, friends = other(side), f.stacks(side)
-        return f.occupied(enemy) | {h for h in f.zoc(enemy, rule).sources if h not in friends}
+        enemy = other(side)
+        return f.occupied(enemy) | zoc_hexes(d, f, enemy).difference(f.occupied(side))
 
     def clear_blocked(f: BoardFacts, side: str) -> frozenset[str]:
         # 15.1 (1): enemy units and EZOC hexes, a friendly unit there or not
         enemy = other(side)
-        return f.occupied(enemy) | f.zoc(enemy, rule).hexes
+        return f.occupied(enemy) | zoc_hexes(d, f, enemy)
 
     supply, blocked_for_supply = _flood(d, supply_blocked)
     clear, blocked_for_clear = _flood(d, clear_blocked)
