@@ -34,7 +34,6 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.motherland import rules
 from engines.motherland.args import (
     GameArgs,
@@ -88,6 +87,7 @@ from pbem.engine import CHANCE, Action, Decision, Result, State, counter_text
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
+    from engines.hexkit.facts import BoardFacts
     from pbem.view import BoardView
 
 #: a rule number in a reason's words (:meth:`MotherlandState.cited`): the pattern's text,
@@ -224,6 +224,10 @@ class MotherlandState(StepState[Position]):
                 recent: dict[Any, BoardFacts] = self._pcache.setdefault(_FACTS_KEPT, {})
                 found = recent.get(key)
                 if found is None:
+                    # the kit's facts load with the first position that needs them, not
+                    # with a retreat's listing, which reads the units (:meth:`occupied`)
+                    from engines.hexkit.facts import Placed, board_facts
+
                     counters = self.data.counters
                     # ZOC is by type (4.1), read from the counter by the rule: no mark
                     found = board_facts(self.data.hexmap, [
