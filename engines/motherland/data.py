@@ -15,7 +15,6 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engines.hexkit.facts import ZocRule
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet, load_scenario_path, parse_doc, parse_map
 from engines.hexkit.shared import Shared
@@ -25,6 +24,8 @@ from pbem.errors import ScenarioError
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable  # a type only (issue 19)
+
+    from engines.hexkit.facts import ZocRule
 
 ENGINE_ID = "for-the-motherland"
 _NONE: frozenset[str] = frozenset()
@@ -205,6 +206,8 @@ class GameData(Shared):
         across sea, lake, out-of-play hexsides or the Chongar rail bridge (16.7), nor into
         sea or lake hexes (a ZOC covers land only).  Built once per data set: the facts
         know a rule by identity, and it reads only the counters, fixed for the game."""
+        from engines.hexkit.facts import ZocRule  # loaded with the first facts made
+
         counters, water = self.counters, self.water
         return ZocRule(exerts=lambda p: counters[p.unit].exerts_zoc,
                        blocking_sides=BLOCKING_SIDES, blocks=lambda _h, n: n in water)

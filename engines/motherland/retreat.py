@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from engines.motherland import rules
 from engines.motherland.args import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
-from engines.motherland.combat import alive_in_combat, lose_step
 from engines.motherland.const import BLOCKING_SIDES, other
 from engines.motherland.data import ARMOR_TYPES
 from engines.motherland.notation import ADVANCE, RETREAT, act, of_kind
@@ -147,6 +146,8 @@ def retreat_forced(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
                     cut[t.role] = max(cut.get(t.role, 0), left)
                 s.tell(Event(f"{uid} cannot retreat: {left} step loss(es) instead (8.5.1)", "loss",
                              hexes=(s.u(uid).hex,), units=(uid,), rule="8.5.1"))
+                from engines.motherland.combat import lose_step
+
                 for _ in range(left):
                     if s.u(uid).hex:
                         lose_step(s, uid, "unable to retreat (8.5.1)")
@@ -185,6 +186,8 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
                                                "retreated into an enemy ZOC (4.2.1, 8.6.2)"))],
                        first=True)
     if river:
+        from engines.motherland.combat import lose_step
+
         for uid in units:
             if s.c(uid).type in ARMOR_TYPES and s.u(uid).hex:
                 lose_step(s, uid, "armor retreating across a river (8.6.3)")
@@ -194,6 +197,8 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
 
 
 def advance_start(s: MotherlandState, t: RoleArgs) -> None:
+    from engines.motherland.combat import alive_in_combat
+
     cb = s.fight()
     role = t.role
     loser = "def" if role == "att" else "att"

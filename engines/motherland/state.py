@@ -34,7 +34,6 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.motherland import rules
 from engines.motherland.args import (
     GameArgs,
@@ -88,6 +87,7 @@ from pbem.engine import CHANCE, Action, Decision, Result, State, counter_text
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 
 if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
+    from engines.hexkit.facts import BoardFacts
     from pbem.view import BoardView
 
 #: a rule number in a reason's words (:meth:`MotherlandState.cited`): the pattern's text,
@@ -224,6 +224,10 @@ class MotherlandState(StepState[Position]):
                 recent: dict[Any, BoardFacts] = self._pcache.setdefault(_FACTS_KEPT, {})
                 found = recent.get(key)
                 if found is None:
+                    # the kit's facts load with the first position that needs them, not
+                    # with a retreat's listing, which reads the units (:meth:`occupied`)
+                    from engines.hexkit.facts import Placed, board_facts
+
                     counters = self.data.counters
                     # ZOC is by type (4.1), read from the counter by the rule: no mark
                     found = board_facts(self.data.hexmap, [
@@ -284,7 +288,17 @@ class MotherlandState(StepState[Position]):
         key = ("occupied", side)
         hit: frozenset[str] | None = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = self.facts().occupied(side)
+            if self._facts is None and "facts" not in self._cache:
+                # a position no state of this game has made the facts of (a restore): a
+                # retreat's listing (8.6.1) asks a few hexes whether units stand there,
+                # and placing the 171 units for the kit's facts was a quarter of a
+                # legal's listing of it (issue 35); the same hexes, read off the units
+                counters = self.data.counters
+                hit = frozenset([u.hex for uid, u in self.pos.units.items()
+                                 if u.hex and counters[uid].side == side])
+            else:
+                hit = self.facts().occupied(side)
+            self._cache[key] = hit
         return hit
 
     def units_at(self, h: str, side: str | None = None) -> list[str]:
@@ -318,13 +332,29 @@ class MotherlandState(StepState[Position]):
         data = self.data
         if data.is_water(h):
             return False  # a ZOC covers land only (GameData.zoc_rule)
-        stacks, counters = self.stacks(side), data.counters
+        exerting = self._exerting(side)
         for n in data.map_neighbors(h):
-            here = stacks.get(n)
-            if (here and any(counters[u].exerts_zoc for u in here)
-                    and not data.side_features(n, h) & BLOCKING_SIDES):
+            if n in exerting and not data.side_features(n, h) & BLOCKING_SIDES:
                 return True
         return False
+
+    def _exerting(self, side: str) -> frozenset[str]:
+        """The hexes holding one of ``side``'s units that exerts a ZOC (4.1), kept for
+        the change; read off the units while no state of the game has made the facts
+        (as :meth:`occupied`), else off the facts' stacks."""
+        key = ("exerting", side)
+        hit: frozenset[str] | None = self._cache.get(key)
+        if hit is None:
+            counters = self.data.counters
+            if self._facts is None and "facts" not in self._cache:
+                hit = frozenset([u.hex for uid, u in self.pos.units.items()
+                                 if u.hex and counters[uid].side == side
+                                 and counters[uid].exerts_zoc])
+            else:
+                hit = frozenset([h for h, here in self.stacks(side).items()
+                                 if any(counters[u].exerts_zoc for u in here)])
+            self._cache[key] = hit
+        return hit
 
     def ezoc(self, side: str, h: str) -> bool:
         return self.in_zoc(other(side), h)

@@ -68,11 +68,11 @@ def test_a_twin_making_the_same_move_reuses_the_facts_found(
     placement neither has met is made."""
     import pytest
 
-    from engines.motherland import state as state_module
+    from engines.hexkit import facts as facts_module  # state.facts() imports it there
 
     assert isinstance(monkeypatch, pytest.MonkeyPatch)
     made: list[int] = []
-    real = state_module.board_facts
+    real = facts_module.board_facts
 
     def counting(hexmap: object, placement: list[object]) -> object:
         made.append(len(placement))
@@ -81,7 +81,7 @@ def test_a_twin_making_the_same_move_reuses_the_facts_found(
     s = position(rules_engine, 3, "move", "axis", {"9K": "1413", "5A": "1220"})
     twin = s.clone()
     assert isinstance(twin, MotherlandState)
-    monkeypatch.setattr(state_module, "board_facts", counting)
+    monkeypatch.setattr(facts_module, "board_facts", counting)
     before = s.facts()
     found = len(made)  # none, or one: the position's own first
     move = next(a for a in s.legal_actions() if a.notation().startswith("move 9K 1413 1414"))

@@ -78,15 +78,19 @@ s = ENGINE.restore(json.loads(sys.stdin.read()))
 assert s.decision().kind == "retreat-choice" and s.legal_actions()
 s.counters("axis")
 print(json.dumps(sorted(m for m in ("engines.motherland.victory", "engines.motherland.view",
-                                     "engines.hexkit.zoc") if m in sys.modules)))
+                                     "engines.hexkit.zoc", "engines.hexkit.facts",
+                                     "engines.motherland.combat", "pbem.memo")
+                   if m in sys.modules)))
 """
 
 
 def test_8_6_a_retreat_listed_loads_neither_city_control_nor_the_zoc_map(
         engine: MotherlandEngine) -> None:
     """Listing a retreat (8.6.1) reads no city control (19.1: claimed by a retreat made),
-    no board view and no whole-map ZOC (issue 35: each module a turn command loads costs
-    it 0.4-1 M instructions)."""
+    no board view, no whole-map ZOC and no board facts of the units' placement (which
+    hexes hold units and which exert a ZOC are read off the units: the kit's facts
+    module and its memo were 2.8 M instructions of a legal), and no combat rule (8.0-8.5,
+    1 M) (issue 35: each module a turn command loads costs it 0.4-1 M instructions)."""
     s = engine.new_state("4-uranus")
     assert isinstance(s, MotherlandState)
     for at in decisions(s, Chooser("zoc/4-uranus/1"), 700):

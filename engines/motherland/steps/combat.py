@@ -17,16 +17,6 @@ from engines.motherland.args import (
     TakeArgs,
     UnitsArgs,
 )
-from engines.motherland.combat import (
-    apply_attack,
-    apply_take,
-    attack_options,
-    lose_options,
-    lose_step,
-    on_crt,
-    take_options,
-    take_refusal,
-)
 from engines.motherland.const import DONE, SOVIET
 from engines.motherland.notation import KEEP, act
 from engines.motherland.retreat import (
@@ -43,6 +33,9 @@ from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
 from pbem.steps import Choice, Flow, Refusal, Roll, Step
+
+# the combat rules (engines.motherland.combat) load where a step first uses them: a
+# restored retreat's listing (8.6.1) uses none of them (issue 35: 1 M instructions)
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -61,6 +54,8 @@ class CombatChoice(EndedChoice):
     prompt_template = "the {side} player declares attacks"
 
     def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
+        from engines.motherland.combat import attack_options
+
         return [*attack_options(s), self.ended()]
 
     def check(self, s: MotherlandState, args: SideArgs, action: Action) -> None:
@@ -75,6 +70,8 @@ class CombatChoice(EndedChoice):
 
     def apply(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> list[Event]:
         if act(action).kind == "attack":
+            from engines.motherland.combat import apply_attack
+
             apply_attack(s, act(action))
         else:
             raise IllegalAction(f"{action.notation()!r} is not a combat-phase action",
@@ -198,6 +195,8 @@ class CrtRoll(Roll["MotherlandState"]):
     purpose_template = "{purpose}"
 
     def then(self, s: MotherlandState, args: RollArgs, roll: int) -> None:
+        from engines.motherland.combat import on_crt
+
         on_crt(s, roll)
 
 
@@ -225,12 +224,18 @@ class TakeResult(Choice["MotherlandState"]):
         return {"units": " ".join(args.units)}
 
     def options(self, s: MotherlandState, args: TakeArgs) -> list[Action]:
+        from engines.motherland.combat import take_options
+
         return take_options(s, args)
 
     def why_not(self, s: MotherlandState, args: TakeArgs, action: Action) -> Refusal:
+        from engines.motherland.combat import take_refusal
+
         return take_refusal(s, args, action)
 
     def apply(self, s: MotherlandState, args: TakeArgs, action: Action, flow: Flow) -> list[Event]:
+        from engines.motherland.combat import apply_take
+
         apply_take(s, args, act(action), flow)
         return []
 
@@ -252,6 +257,8 @@ class LoseSteps(Choice["MotherlandState"]):
         return {"units": " ".join(args.units)}
 
     def options(self, s: MotherlandState, args: LoseArgs) -> list[Action]:
+        from engines.motherland.combat import lose_options
+
         return list(lose_options(s, args))
 
     def apply(self, s: MotherlandState, args: LoseArgs, action: Action,
@@ -260,6 +267,8 @@ class LoseSteps(Choice["MotherlandState"]):
         uid = a.text("unit")
         args.taken[uid] = args.taken.get(uid, 0) + 1
         args.n -= 1
+        from engines.motherland.combat import lose_step
+
         lose_step(s, uid, args.why)
         if args.n <= 0:
             flow.end()
