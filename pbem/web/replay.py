@@ -32,7 +32,7 @@ from pbem.envelope import open_envelope
 from pbem.errors import PbemError, UsageError
 from pbem.naming import named
 from pbem.registry import get as get_engine
-from pbem.render.board import abbreviate_marker
+from pbem.render.hexmap import abbreviate_marker
 from pbem.render.narrate import (
     KIND_ALIASES,
     KIND_TAGS,

@@ -1,6 +1,7 @@
-"""``pbem audit`` redirected prints its tables as the text rich would print, without rich
-(issue 35: rich's import and layout were about 200 M instructions of White Death's
-``audit --html``): the same bytes for every table it takes, rich itself for the rest."""
+"""``pbem audit`` redirected prints its tables as the text rich would print, without rich,
+and its replay page loads no rich either (issue 35: rich's import and layout were about
+270 M instructions of White Death's ``audit --html``): the same bytes for every table the
+plain path takes, rich itself for the rest."""
 
 from __future__ import annotations
 
@@ -57,16 +58,22 @@ def test_plain_table_is_richs_text_or_declines() -> None:
     assert made > 100  # the plain path is taken, not only declined
 
 
-def test_redirected_audit_loads_no_rich(tmp_path: Path) -> None:
+def test_redirected_audit_and_its_page_load_no_rich(tmp_path: Path) -> None:
+    """The tables as text, and the page's map and frames from modules that need no rich
+    (pbem.render.hexmap; pbem.render loads its modules when asked)."""
     result = selfplay("skirmish", "short", 1, tmp_path / "sp")
     assert result.files > 2
     probe = ("import json, sys\nfrom pbem.cli import main\ntry:\n    main(sys.argv[1:])\n"
              "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
              "print(json.dumps(sorted(m for m in sys.modules if m.startswith('rich'))))\n")
-    done = subprocess.run([sys.executable, "-c", probe, "audit", str(tmp_path / "sp" / "files")],
-                          capture_output=True, text=True, check=True,
-                          env={**os.environ, "PBEM_HOME": str(tmp_path / "h")})
-    lines = done.stdout.splitlines()
-    assert json.loads(lines[-1]) == []
-    assert any(line.startswith("\u2503 file ") for line in lines)
-    assert "CLEAN" in done.stdout
+    page = tmp_path / "replay.html"
+    for html in ([], ["--html", str(page)]):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, "audit", str(tmp_path / "sp" / "files"), *html],
+            capture_output=True, text=True, check=True,
+            env={**os.environ, "PBEM_HOME": str(tmp_path / "h")})
+        lines = done.stdout.splitlines()
+        assert json.loads(lines[-1]) == []
+        assert any(line.startswith("\u2503 file ") for line in lines)
+        assert "CLEAN" in done.stdout
+    assert "\\u003csvg" in page.read_text(encoding="utf-8")  # the map, in the page's data
