@@ -369,7 +369,10 @@ def event_lines(events: list[Any], rolls: list[Any], side: str | None,
         # pbem.naming.named looks up an event's ``units`` (every counter for None)
         counters = counters() if any(e.units is None or e.units for e in events
                                      if e.visible(side)) else {}
-    return [f"  {line}" for _, line in told(events, rolls, side, counters or {})]
+    # not ``counters or {}``: asking a mapping's truth asks its length, and an engine's
+    # counters may be worked out unit by unit as they are asked (White Death's)
+    return [f"  {line}" for _, line in told(events, rolls, side,
+                                             {} if counters is None else counters)]
 
 
 def sealed_note(game: Any, seq: int) -> None:

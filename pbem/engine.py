@@ -419,9 +419,10 @@ class State(ABC):
     #: them for a unit it cannot see on the map (tests/core/test_counters_on_view.py)
     counters_off_map: ClassVar[bool] = True
 
-    def counters(self, side: str | None) -> dict[str, str]:
+    def counters(self, side: str | None) -> Mapping[str, str]:
         """What each unit ``side`` may identify prints on its counter (designation and
-        factors), by the id actions use: how a listing, a prompt or a replay names it.
+        factors), by the id actions use: how a listing, a prompt or a replay names it
+        (a mapping: an engine may work a unit's out when it is asked).
 
         Defaults to the pieces of ``side``'s view that it may identify; an engine whose
         actions name units not on the map (a reinforcement still to enter, a unit still

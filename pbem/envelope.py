@@ -95,7 +95,14 @@ def seal(identity: Identity, kind: str, body: dict[str, Any]) -> bytes:
     """Encode ``body`` canonically, sign it, and wrap it: the bytes of a pbem file."""
     if kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}")
-    body_bytes = canonical.encode({**body, "kind": kind})
+    return seal_body(identity, kind, canonical.encode({**body, "kind": kind}))
+
+
+def seal_body(identity: Identity, kind: str, body_bytes: bytes) -> bytes:
+    """:func:`seal` of a body already encoded canonically (its ``kind`` in it): signed
+    and wrapped."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}")
     signature = identity.sign(signing_message(kind, body_bytes))
     return canonical.encode([MAGIC, FORMAT_VERSION, kind, identity.public_key, signature,
                              body_bytes])

@@ -41,6 +41,8 @@ class SealRecord:
 
     def __init__(self, home: Path, game_id: bytes) -> None:
         self.dir = home / "sealed" / game_id.hex()
+        #: the mark's file, read at every save (a path joined once a record)
+        self._version = self.dir / "version"
 
     def path(self, seq: int) -> Path:
         return self.dir / f"{seq:06d}.pbem"
@@ -74,7 +76,7 @@ class SealRecord:
         try:
             # bytes decoded, not read_text: a text file looks its codec up, which loads
             # the encodings.ascii module in every command that loads a game (issue 35)
-            text = (self.dir / "version").read_bytes().decode("ascii").strip()
+            text = self._version.read_bytes().decode("ascii").strip()
         except (FileNotFoundError, UnicodeDecodeError):
             return 0
         return int(text) if text.isdigit() else 0
@@ -82,7 +84,7 @@ class SealRecord:
     def see(self, version: int) -> None:
         if version > self.highest():
             self.dir.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.dir / "version", f"{version}\n".encode("ascii"), 0o644)
+            write_atomic(self._version, f"{version}\n".encode("ascii"), 0o644)
 
 
 #: the save format this version writes.  3 (issue 19): the signed save is a small head (the

@@ -290,7 +290,12 @@ class Card:
 
     @property
     def fingerprint(self) -> str:
-        return fingerprint(self.key)
+        # made once a card (frozen, so kept in its __dict__): a save names the opponent's,
+        # at every board click; a cached_property's first read cost ten times the digits
+        got: str | None = self.__dict__.get("_fingerprint")
+        if got is None:
+            got = self.__dict__["_fingerprint"] = fingerprint(self.key)
+        return got
 
     @property
     def who(self) -> str:

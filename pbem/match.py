@@ -12,7 +12,7 @@ actions, a set-up text) is a match that no store ever holds, so it cannot write
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem import history
@@ -305,7 +305,7 @@ class Match:
             return view
         return view.restated(" | ".join(x for x in (view.status, *notes) if x))
 
-    def counters(self) -> dict[str, str]:
+    def counters(self) -> Mapping[str, str]:
         """What each unit this side may identify prints on its counter (``State.counters``).
 
         Where the engine keeps the runtime's ``counters`` and ``status_line``, which read

@@ -25,7 +25,7 @@ import contextlib
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,6 +39,7 @@ from pbem.envelope import (
     committed_envelope,
     open_envelope,
     seal,
+    seal_body,
 )
 from pbem.errors import (
     ChainError,
@@ -111,7 +112,12 @@ def _default_clock() -> int:
 
 def _locked(path: Path) -> contextlib.AbstractContextManager[None]:
     """An exclusive lock next to a save while it is checked and replaced (every platform)."""
-    return portable.lock_file(path.with_name(path.name + ".lock"))
+    return portable.lock_file(_lock_of(path))
+
+
+def _lock_of(path: Path) -> Path:
+    """The lock file of the save at ``path`` (:func:`_locked`)."""
+    return path.with_name(path.name + ".lock")
 
 
 def read_save(home: Home, path: Path, data: bytes | None = None) -> tuple[bytes, dict[str, Any]]:
@@ -641,6 +647,13 @@ class Game:
         #: of the save loaded or written then); None: not yet, the next write moves it
         self._marked: tuple[int, int] | None = None
         self._record: SealRecord | None = None
+        #: the verified position's part of the save (``Verifier.to_data``) and its
+        #: canonical bytes, as the last write encoded them: it changes only with the
+        #: files, and a board's every click wrote it again (issue 35 item 4)
+        self._cache_bytes: tuple[dict[str, Any], bytes] | None = None
+        #: the save's folder and lock, once this game made or found them (a later write
+        #: of the same game does not make them again, as a board's every click did)
+        self._lock_path: Path | None = None
 
     # -- the match's facts, for the callers of a game ----------------------------------------
 
@@ -737,7 +750,7 @@ class Game:
     def view(self) -> BoardView:
         return self.match.view()
 
-    def counters(self) -> dict[str, str]:
+    def counters(self) -> Mapping[str, str]:
         return self.match.counters()
 
     def pending_actions(self) -> list[str]:
@@ -855,7 +868,6 @@ class Game:
             "file_count": len(files),
             "invite_hash": files.invite,
             "transcript_hash": files.tip,
-            "cache": self.verifier.to_data(),
             "pending": self.pending,
             "message": self.message,
             "draw_offer": self.draw_offer,
@@ -863,9 +875,14 @@ class Game:
             "times": self.times,
             "summary": summary,
         }
-        data = seal(self.home.identity(), "save", body)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(self.path):
+        data = seal_body(self.home.identity(), "save", self._save_body(body))
+        lock = self._lock_path
+        if lock is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            lock = self._lock_path = _lock_of(self.path)
+        elif not lock.parent.is_dir():  # the folder gone since (moved away meanwhile)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        with portable.lock_file(lock):
             # another pbem (a 'watch' importing mail, a second window) may have saved this
             # game since we loaded it: writing now would silently undo its work
             try:
@@ -895,6 +912,35 @@ class Game:
             # after the save: a crash in between leaves the record behind, never ahead
             record.see(version)
             self._marked = key
+
+    def prepare_writes(self) -> None:
+        """Make now what every write of this game reuses (:meth:`write`): the verified
+        position's encoded part, the rollback record, the save's lock and the opponent's
+        fingerprint.  A board opens a game to save it at every click: made with the
+        load, they are not the first click's (issue 35 item 4)."""
+        cache = self.verifier.to_data()
+        self._cache_bytes = (cache, canonical.encode(cache))
+        self.record  # noqa: B018  # made once (a cached property)
+        if self._loaded is not None:  # its folder exists: the save was read from it
+            self._lock_path = _lock_of(self.path)
+        opponent = self.opponent()
+        if opponent is not None:
+            opponent.fingerprint  # noqa: B018  # kept with the card
+
+    def _save_body(self, body: dict[str, Any]) -> bytes:
+        """The canonical bytes of the save's ``body`` with its ``kind`` and the verified
+        position's part (``cache``), that part encoded once while it is the same: the
+        first key of the map (every other sorts after it), written before the others'
+        entries as :func:`canonical.encode` writes them (the same bytes)."""
+        cache = self.verifier.to_data()
+        kept = self._cache_bytes
+        if kept is None or kept[0] != cache:
+            kept = self._cache_bytes = (cache, canonical.encode(cache))
+        rest = {**body, "kind": "save"}
+        assert min(rest) > "cache"  # the map's keys in their canonical (UTF-8) order
+        packed = canonical.encode(rest)
+        return (canonical.map_header(len(rest) + 1) + canonical.pack_normal("cache")
+                + kept[1] + packed[len(canonical.map_header(len(rest))):])
 
     def _undoable_key(self) -> tuple[int, int]:
         """What a save must keep for the home's rollback mark to stay where it is: the

@@ -1222,6 +1222,12 @@ class StepState(State, Generic[P]):
             if (not isinstance(item, list) or len(item) != 3 or item[0] not in self.steps
                     or type(item[1]) is not int):
                 raise FormatError(f"{where}: not a frame of {type(self).__name__}")
-            args = codec.from_data(self.steps[item[0]].Args, item[2], where)
+            args = self.frame_args(self.steps[item[0]].Args, item[2], where)
             stack.append(Frame(item[0], args, item[1]))
         return stack
+
+    def frame_args(self, cls: type[Any], data: Any, where: str) -> Any:
+        """A frame's arguments, of its step's class ``cls``, from their snapshot data: the
+        codec's reading, which names any fault.  An engine may read the plain form by a
+        quicker way that gives exactly what the codec gives, and hand the rest here."""
+        return codec.from_data(cls, data, where)

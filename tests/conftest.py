@@ -106,6 +106,20 @@ def windows(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeMsvcrt]:
     yield fake
 
 
+@pytest.fixture(autouse=True)
+def _data_cache_unconfigured_after() -> Iterator[None]:
+    """A command run in-process (click's CliRunner, ``cli.main``) configures
+    pbem.datacache to its home and leaves it so, as a process that ends would; put back
+    whatever was configured before the test, so a later test that counts what a load
+    derives from the files is not handed a warm cache by the order the tests ran in."""
+    from pbem import datacache
+
+    before = datacache.directory()
+    yield
+    if datacache.directory() != before:
+        datacache.configure(before)
+
+
 @pytest.fixture
 def data_cache(tmp_path: Path) -> Iterator[Path]:
     """pbem.datacache configured to a fresh folder for the test (the command line's

@@ -5,9 +5,11 @@ Each field says what it holds in the book's terms, with the rule that reads it.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from pbem import canonical
 from pbem.engine import copy_data
 
 
@@ -201,3 +203,253 @@ class Position:
             if f.name not in ("units", "air", "combat"):
                 setattr(out, f.name, copy_data(getattr(out, f.name)))
         return out
+
+
+# The whole position read and written by hand, for a turn command's one restore and its
+# digests: the codec builds its readers of the position and its four record classes at
+# its first read (about 3 M instructions of every command that loads a game), and its
+# writers at its first digest (about 5 M of an act's or a receive's), issue 35.  Each
+# takes only data (or a position) whose every field holds exactly its declared type and
+# gives exactly what the codec gives; anything else (None) goes the codec's way, which
+# reads it or names the fault in its words.
+
+_STR = frozenset({str})
+_INT = frozenset({int})
+
+#: the position's fields by kind, as the data holds them (every one of them is required:
+#: data from before a field had a default is read by the codec)
+_POS_INTS = ("phase", "turn")
+_POS_STRS = ("stalin",)
+_POS_BOOLS = ("baku_done", "late", "odessa_closed", "regular", "sea_used", "stalin_rolled",
+              "surrender_rolled", "turkey")
+_POS_LISTS = ("eliminated_assets", "expended", "hit", "removed_chits")
+_POS_STR_MAPS = ("control", "generals", "partisans")
+_POS_KEYS = frozenset(f.name for f in fields(Position))
+_COMBAT_KEYS = frozenset(f.name for f in fields(Combat))
+_COMBAT_STRS = ("column", "kind", "result", "side", "target")
+_COMBAT_INTS = ("attack", "defense", "shift")
+_COMBAT_BOOLS = ("air", "rrgun")
+_AIR_KEYS = frozenset(f.name for f in fields(Air))
+_END_KEYS = frozenset(f.name for f in fields(GameEnd))
+
+
+def _strs(v: Any) -> bool:
+    return set(map(type, v)) <= _STR
+
+
+def _str_list(v: Any) -> list[str] | None:
+    return list(v) if type(v) is list and _strs(v) else None
+
+
+def _str_map(v: Any) -> dict[str, str] | None:
+    if type(v) is not dict or not _strs(v) or not _strs(v.values()):
+        return None
+    return dict(v)
+
+
+def _all(d: dict[str, Any], names: tuple[str, ...], kind: type) -> bool:
+    return all(type(d[n]) is kind for n in names)
+
+
+def _combat_from_data(d: Any) -> Combat | None:
+    if type(d) is not dict or d.keys() != _COMBAT_KEYS:
+        return None
+    if not (_all(d, _COMBAT_STRS, str) and _all(d, _COMBAT_INTS, int)
+            and _all(d, _COMBAT_BOOLS, bool)):
+        return None
+    attackers, defenders = _str_list(d["attackers"]), _str_list(d["defenders"])
+    orig, cut, took, gone = _str_map(d["orig"]), d["cut"], d["took"], d["eliminated"]
+    if attackers is None or defenders is None or orig is None:
+        return None
+    if type(cut) is not dict or not _strs(cut) or not set(map(type, cut.values())) <= _INT:
+        return None
+    if type(took) is not dict or not _strs(took) or any(
+            type(p) is not list or len(p) != 2 or type(p[0]) is not int
+            or type(p[1]) is not int for p in took.values()):
+        return None
+    # a set's data: its elements once each, in the order of their canonical bytes
+    if type(gone) is not list or not _strs(gone) or len(set(gone)) != len(gone) or (
+            len(gone) > 1 and sorted(gone, key=canonical.pack_normal) != gone):
+        return None
+    return Combat(kind=d["kind"], target=d["target"], side=d["side"], attackers=attackers,
+                  defenders=defenders, air=d["air"], rrgun=d["rrgun"], orig=orig,
+                  result=d["result"], attack=d["attack"], defense=d["defense"],
+                  shift=d["shift"], column=d["column"], eliminated=set(gone),
+                  took={k: (p[0], p[1]) for k, p in took.items()}, cut=dict(cut))
+
+
+def position_from_data(data: Any) -> Position | None:
+    """The position pbem.codec reads from ``data`` (a snapshot's ``position``), or None for
+    anything but the plain form, every field there of its exact type: the codec then reads
+    it, or names what is wrong."""
+    if type(data) is not dict or data.keys() != _POS_KEYS:
+        return None
+    d: dict[str, Any] = data
+    if not (_all(d, _POS_INTS, int) and _all(d, _POS_STRS, str)
+            and _all(d, _POS_BOOLS, bool)):
+        return None
+    units = units_from_data(d["units"])
+    lists = [_str_list(d[n]) for n in _POS_LISTS]
+    maps = [_str_map(d[n]) for n in _POS_STR_MAPS]
+    cups, air = d["cups"], d["air"]
+    if units is None or None in lists or None in maps:
+        return None
+    if type(cups) is not dict or not _strs(cups) or any(
+            type(c) is not list or not _strs(c) for c in cups.values()):
+        return None
+    if (type(air) is not dict or air.keys() != _AIR_KEYS or type(air["total"]) is not int
+            or type(air["used"]) is not int):
+        return None
+    combat = None if d["combat"] is None else _combat_from_data(d["combat"])
+    if combat is None and d["combat"] is not None:
+        return None
+    end, result = d["result"], None
+    if end is not None:
+        if (type(end) is not dict or end.keys() != _END_KEYS or type(end["text"]) is not str
+                or type(end["level"]) is not str
+                or (end["winner"] is not None and type(end["winner"]) is not str)):
+            return None
+        result = GameEnd(winner=end["winner"], text=end["text"], level=end["level"])
+    return Position(
+        turn=d["turn"], phase=d["phase"], units=units,
+        cups={k: list(c) for k, c in cups.items()}, removed_chits=lists[3],  # type: ignore[arg-type]
+        control=maps[0], generals=maps[1], partisans=maps[2],  # type: ignore[arg-type]
+        air=Air(total=air["total"], used=air["used"]), stalin=d["stalin"],
+        stalin_rolled=d["stalin_rolled"], surrender_rolled=d["surrender_rolled"],
+        eliminated_assets=lists[0], baku_done=d["baku_done"],  # type: ignore[arg-type]
+        turkey=d["turkey"], combat=combat, result=result, sea_used=d["sea_used"],
+        late=d["late"], regular=d["regular"], hit=lists[2],  # type: ignore[arg-type]
+        expended=lists[1], odessa_closed=d["odessa_closed"])  # type: ignore[arg-type]
+
+
+#: Unit's fields in canonical (code-point) order, a getter of their values in it, and the
+#: one type each holds
+_U_NAMES = tuple(sorted(f.name for f in fields(Unit)))
+_U_GET = operator.attrgetter(*_U_NAMES)
+_U_KINDS = _UNIT_FORMS[_U_NAMES]
+
+
+def _sorted_map(d: Any, kinds: frozenset[type]) -> dict[str, Any] | None:
+    if type(d) is not dict or not _strs(d) or not set(map(type, d.values())) <= kinds:
+        return None
+    return {k: d[k] for k in sorted(d)}
+
+
+def _combat_normal(c: Any) -> dict[str, Any] | None:
+    if type(c) is not Combat:
+        return None
+    v = c.__getattribute__
+    if not (all(type(v(n)) is str for n in _COMBAT_STRS)
+            and all(type(v(n)) is int for n in _COMBAT_INTS)
+            and all(type(v(n)) is bool for n in _COMBAT_BOOLS)):
+        return None
+    attackers, defenders = _str_list(c.attackers), _str_list(c.defenders)
+    orig, cut = _sorted_map(c.orig, _STR), _sorted_map(c.cut, _INT)
+    took, gone = c.took, c.eliminated
+    if attackers is None or defenders is None or orig is None or cut is None:
+        return None
+    if type(took) is not dict or not _strs(took) or any(
+            type(p) is not tuple or len(p) != 2 or type(p[0]) is not int
+            or type(p[1]) is not int for p in took.values()):
+        return None
+    if type(gone) is not set or not _strs(gone):
+        return None
+    return {"air": c.air, "attack": c.attack, "attackers": attackers, "column": c.column,
+            "cut": cut, "defenders": defenders, "defense": c.defense,
+            "eliminated": sorted(gone, key=canonical.pack_normal), "kind": c.kind,
+            "orig": orig, "result": c.result, "rrgun": c.rrgun, "shift": c.shift,
+            "side": c.side, "target": c.target,
+            "took": {k: list(took[k]) for k in sorted(took)}}
+
+
+#: each unit's canonical bytes by its field values (checked of their exact types first:
+#: True == 1 would find a number's bytes), kept from one digest to the next: most units do
+#: not change from one file to the next (a digest's writer read and packed all 171)
+_UNIT_BYTES: dict[tuple[Any, ...], bytes] = {}
+#: how many units' bytes are kept, at most, before starting again
+UNITS_KEPT = 8192
+#: the key of the units in the position's map, written once a process
+_UNITS_KEY = canonical.pack_normal("units")
+_UNIT_TYPE = frozenset({Unit})
+
+
+def _units_packed(units: Any) -> bytes | None:
+    """The canonical bytes of a position's units (a map of unit maps, in key order), or
+    None where a unit's field does not hold exactly its declared type."""
+    if type(units) is not dict or not _strs(units):
+        return None
+    order = sorted(units)
+    records = list(map(units.__getitem__, order))
+    if not set(map(type, records)) <= _UNIT_TYPE:
+        return None
+    values = list(map(_U_GET, records))
+    if values and not all(set(map(type, column)) <= {kind} for kind, column in zip(
+            _U_KINDS, zip(*values, strict=True), strict=True)):
+        return None
+    kept = _UNIT_BYTES
+    try:
+        packed = [kept[row] for row in values]
+    except KeyError:
+        if len(kept) + len(values) > UNITS_KEPT:
+            kept.clear()
+        new = [row for row in dict.fromkeys(values) if row not in kept]
+        names = _U_NAMES
+        kept.update(zip(new, canonical.pack_each(
+            [dict(zip(names, row, strict=True)) for row in new]), strict=True))
+        packed = [kept[row] for row in values]
+    keys = canonical.pack_each(order)
+    parts = [canonical.map_header(len(order))] * (2 * len(order) + 1)
+    parts[1::2] = keys
+    parts[2::2] = packed
+    return b"".join(parts)
+
+
+def position_bytes(pos: Position) -> bytes | None:
+    """The position's canonical bytes (``canonical.encode(codec.to_data(pos))``: maps in
+    key order, a set in the order of its elements' canonical bytes, a pair as a list),
+    written here where every field holds exactly its declared type; None for anything
+    else, which the codec then writes, or refuses, as before."""
+    if type(pos) is not Position:
+        return None
+    v = pos.__getattribute__
+    if not (all(type(v(n)) is int for n in _POS_INTS)
+            and all(type(v(n)) is str for n in _POS_STRS)
+            and all(type(v(n)) is bool for n in _POS_BOOLS)):
+        return None
+    units = _units_packed(pos.units)
+    if units is None:
+        return None
+    lists = {n: _str_list(v(n)) for n in _POS_LISTS}
+    maps = {n: _sorted_map(v(n), _STR) for n in _POS_STR_MAPS}
+    cups, air = pos.cups, pos.air
+    if None in lists.values() or None in maps.values():
+        return None
+    if type(cups) is not dict or not _strs(cups) or any(
+            type(c) is not list or not _strs(c) for c in cups.values()):
+        return None
+    if type(air) is not Air or type(air.total) is not int or type(air.used) is not int:
+        return None
+    combat = None if pos.combat is None else _combat_normal(pos.combat)
+    if combat is None and pos.combat is not None:
+        return None
+    result: dict[str, Any] | None = None
+    if pos.result is not None:
+        end = pos.result
+        if (type(end) is not GameEnd or type(end.text) is not str
+                or type(end.level) is not str
+                or (end.winner is not None and type(end.winner) is not str)):
+            return None
+        result = {"level": end.level, "text": end.text, "winner": end.winner}
+    out: dict[str, Any] = {n: v(n) for n in (*_POS_INTS, *_POS_STRS, *_POS_BOOLS)}
+    out.update(lists)
+    out.update(maps)
+    out.update(cups={k: list(cups[k]) for k in sorted(cups)},
+               air={"total": air.total, "used": air.used}, combat=combat, result=result)
+    # the map's bytes are its head, then each key's and value's in key order: the fields
+    # either side of the units each packed as a map, cut off its head, the units between
+    before = {k: out[k] for k in sorted(out) if k < "units"}
+    after = {k: out[k] for k in sorted(out) if k > "units"}
+    return b"".join((canonical.map_header(len(out) + 1),
+                     canonical.pack_normal(before)[len(canonical.map_header(len(before))):],
+                     _UNITS_KEY, units,
+                     canonical.pack_normal(after)[len(canonical.map_header(len(after))):]))

@@ -36,7 +36,14 @@ from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.motherland import rules
-from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
+from engines.motherland.args import (
+    GameArgs,
+    MoveArgs,
+    PhaseArgs,
+    SideArgs,
+    args_data,
+    args_from_data,
+)
 from engines.motherland.const import (
     _NO_STRATEGIC,
     AXIS,
@@ -67,9 +74,16 @@ from engines.motherland.data import (
     ScenarioData,
 )
 from engines.motherland.notation import of_kind, parse
-from engines.motherland.position import Combat, Position, Unit, units_from_data
+from engines.motherland.position import (
+    Combat,
+    Position,
+    Unit,
+    position_bytes,
+    position_from_data,
+)
 from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS
+from pbem import canonical
 from pbem.engine import CHANCE, Action, Decision, Result, State, counter_text
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 
@@ -456,17 +470,41 @@ class MotherlandState(StepState[Position]):
         return self.pos.result is not None
 
     def restore_body(self, body: Mapping[str, Any]) -> None:
-        # the units read at once where their data is in the plain form
-        # (position.units_from_data), the rest of the position as the runtime reads it;
+        # the position read at once where its data is in the plain form
+        # (position.position_from_data), then the frames as the runtime reads them;
         # anything else goes the runtime's way whole, which names the fault
-        given = body.get("position") if isinstance(body, Mapping) else None
-        pos: dict[str, Any] | None = given if type(given) is dict else None
-        units = units_from_data(pos.get("units")) if pos is not None else None
-        if pos is None or units is None:
+        pos = position_from_data(body["position"]) if (
+            isinstance(body, Mapping) and "position" in body and "stack" in body) else None
+        if pos is None:
             super().restore_body(body)
-            return
-        super().restore_body({**body, "position": {**pos, "units": {}}})
-        self.pos.units = units
+        else:
+            self.pos = pos
+            self.restore_stack(body["stack"])
+
+    def frame_args(self, cls: type[Any], data: Any, where: str) -> Any:
+        # read by hand where the data is in the plain form (args.args_from_data)
+        args = args_from_data(cls, data)
+        return super().frame_args(cls, data, where) if args is None else args
+
+    def _frame_data(self, f: Frame) -> list[Any]:
+        # written by hand where the arguments are of the plain kinds (args.args_data)
+        data = args_data(self.steps[f.step].Args, f.args)
+        return super()._frame_data(f) if data is None else [f.step, f.pc, data]
+
+    def normal_body(self) -> bytes | None:
+        # every position this engine writes is written by hand (position_bytes): the
+        # codec's typed writer built its writers of the position's five classes at a
+        # process's first digest (about 5 M instructions of an act or a receive), and
+        # even with each unit's bytes kept from the digest before, read and checked the
+        # 171 units one by one (issue 35)
+        try:
+            position = position_bytes(self.pos)
+            if position is None:
+                return super().normal_body()
+            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+        except Exception:  # as the codec's: the generic way names what is wrong
+            return super().normal_body()
+        return canonical.pack_map([("position", position), ("stack", stack)])
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         # 8.5: of the ways to take a result, the one with the most step losses (the

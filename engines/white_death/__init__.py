@@ -18,6 +18,7 @@ from engines.white_death.data import Catalog, load_catalog
 from engines.white_death.sequence import STEPS
 from engines.white_death.state import WDState, writing_many
 from pbem.engine import Engine, OrderSpec, ScenarioInfo, Snapshot, State
+from pbem.errors import ScenarioError
 from pbem.steps import Choice
 
 #: the rule modules a turn command imports when its phase comes (decisions, sequence)
@@ -127,6 +128,10 @@ class WhiteDeath(Engine):
         the entry areas of Rule 17.
         """
         problems = super().check_scenarios()
+        try:  # the charts are read when a rule first asks for them: all of them here
+            self.catalog().tables.read_all()
+        except ScenarioError as e:
+            problems.append(f"{self.id}: {e}")
         m = self._data().map
         for name, feature, rule in BOOK_PLACES:
             if name not in m.places:

@@ -8,7 +8,8 @@ files (``stand_in = "..."``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -189,26 +190,117 @@ class ScenarioDef:
     file: str
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(Shared):
     """The charts the rules read: movement (Rule 7), frozen lakes (Rule 13), terrain and
     combat (Rule 12), conventional fire (Rule 9), antitank fire (Rule 10), barrage
-    (Rule 11) and weather (Rule 16)."""
+    (Rule 11) and weather (Rule 16).
 
-    movement: Mapping[str, Mapping[str, Cost]]
-    #: Rule 13's lake hexside costs, in ticks as :class:`Cost`'s (``None``: prohibited)
-    lake: Mapping[str, Mapping[str, int | None]]
-    defense: Mapping[str, Mapping[str, int]]
-    columns: tuple[tuple[int, int], ...]
-    conventional: tuple[tuple[int | None, ...], ...]  # None = MC with no number
-    antitank: tuple[tuple[int, ...], ...]
-    barrage_columns: tuple[int, ...]
-    barrage: tuple[tuple[int, ...], ...]
-    barrage_terrain: Mapping[str, int]
-    barrage_bunker: int
-    barrage_afv: int
-    weather: tuple[tuple[int, int, tuple[str, ...]], ...]
-    points_per_sp: int
+    Each chart is read from the tables file when a rule first asks for it (issue 35): a
+    command reads a few (a fire listing the odds columns and the defense chart), and
+    making them all, the movement chart's 84 costs first, was about a third of loading
+    the catalog.  A chart written wrong is refused when it is first read, naming its key;
+    ``pbem scenario check`` reads them all (:meth:`read_all`)."""
+
+    def __init__(self, doc: Doc) -> None:
+        self._doc = doc
+
+    def read_all(self) -> None:
+        """Every chart read now (each refused here if written wrong)."""
+        for name in _TABLE_FIELDS:
+            getattr(self, name)
+
+    @functools.cached_property
+    def movement(self) -> Mapping[str, Mapping[str, Cost]]:
+        doc = self._doc
+        movement: dict[str, dict[str, Cost]] = {}
+        for terr in TEC_TERRAIN:
+            row = doc.get_table("movement", terr)
+            movement[terr] = {m: _cost(doc, ("movement", terr, m), row.get(m))
+                              for m in MOBILITIES}
+        return movement
+
+    @functools.cached_property
+    def lake(self) -> Mapping[str, Mapping[str, int | None]]:
+        """Rule 13's lake hexside costs, in ticks as :class:`Cost`'s (``None``:
+        prohibited)."""
+        doc = self._doc
+        lake: dict[str, dict[str, int | None]] = {}
+        for key in ("full_frozen", "partial_frozen", "full_thaw", "partial_thaw"):
+            row = doc.get_table("lake_hexside", key)
+            lake[key] = {m: _cost(doc, ("lake_hexside", key, m), row.get(m)).enter
+                         for m in MOBILITIES}
+        return lake
+
+    @functools.cached_property
+    def defense(self) -> Mapping[str, Mapping[str, int]]:
+        return {terr: {k: int(v) for k, v in row.items()}
+                for terr, row in self._doc.get_table("defense").items() if terr != "stand_in"}
+
+    @functools.cached_property
+    def columns(self) -> tuple[tuple[int, int], ...]:
+        columns = []
+        for c in self._doc.get_list("odds", "columns"):
+            a, b = str(c).split(":")
+            columns.append((int(a), int(b)))
+        return tuple(columns)
+
+    @functools.cached_property
+    def conventional(self) -> tuple[tuple[int | None, ...], ...]:
+        """Rows of results by odds column; ``None`` = MC with no number."""
+        doc, width = self._doc, len(self.columns)
+        conv: list[tuple[int | None, ...]] = []
+        for row in doc.get_list("conventional_crt", "rows"):
+            if len(row) != width:
+                raise doc.error(("conventional_crt", "rows"), "one entry per odds column")
+            conv.append(tuple(None if e == "MC" else int(str(e)[2:]) for e in row))
+        return tuple(conv)
+
+    @functools.cached_property
+    def antitank(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(int(x) for x in row)
+                     for row in self._doc.get_list("antitank_table", "rows"))
+
+    @functools.cached_property
+    def barrage_columns(self) -> tuple[int, ...]:
+        return tuple(int(x) for x in self._doc.get_list("barrage_table", "columns"))
+
+    @functools.cached_property
+    def barrage(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(int(x) for x in row)
+                     for row in self._doc.get_list("barrage_table", "rows"))
+
+    @functools.cached_property
+    def barrage_terrain(self) -> Mapping[str, int]:
+        mods = self._doc.get_table("barrage_modifiers")
+        return {k: int(v) for k, v in mods["terrain"].items()}
+
+    @functools.cached_property
+    def barrage_bunker(self) -> int:
+        return int(self._doc.get_table("barrage_modifiers")["bunker"])
+
+    @functools.cached_property
+    def barrage_afv(self) -> int:
+        return int(self._doc.get_table("barrage_modifiers")["afv"])
+
+    @functools.cached_property
+    def weather(self) -> tuple[tuple[int, int, tuple[str, ...]], ...]:
+        weather = []
+        for key, row in self._doc.get_table("weather").items():
+            if key == "stand_in":
+                continue
+            _, a, b = key.split("_")
+            weather.append((int(a), int(b), tuple(str(x) for x in row)))
+        return tuple(weather)
+
+    @functools.cached_property
+    def points_per_sp(self) -> int:
+        return self._doc.get_int("victory", "points_per_sp")
+
+
+#: the charts of :class:`Tables`, in the order the manual's rules come
+_TABLE_FIELDS = ("movement", "lake", "defense", "columns", "conventional", "antitank",
+                 "barrage_columns", "barrage", "barrage_terrain", "barrage_bunker",
+                 "barrage_afv", "weather", "points_per_sp")
 
 
 @dataclass(frozen=True)
@@ -313,45 +405,6 @@ def _read_cost(doc: Doc, path: tuple[str, ...], text: Any) -> Cost:
                               "engines/white_death/position.py, MP_TICKS)") from None
 
 
-def _tables(doc: Doc) -> Tables:
-    movement: dict[str, dict[str, Cost]] = {}
-    for terr in TEC_TERRAIN:
-        row = doc.get_table("movement", terr)
-        movement[terr] = {m: _cost(doc, ("movement", terr, m), row.get(m)) for m in MOBILITIES}
-    lake: dict[str, dict[str, int | None]] = {}
-    for key in ("full_frozen", "partial_frozen", "full_thaw", "partial_thaw"):
-        row = doc.get_table("lake_hexside", key)
-        lake[key] = {m: _cost(doc, ("lake_hexside", key, m), row.get(m)).enter
-                     for m in MOBILITIES}
-    defense: dict[str, dict[str, int]] = {}
-    for terr, row in doc.get_table("defense").items():
-        if terr == "stand_in":
-            continue
-        defense[terr] = {k: int(v) for k, v in row.items()}
-    columns = []
-    for c in doc.get_list("odds", "columns"):
-        a, b = str(c).split(":")
-        columns.append((int(a), int(b)))
-    conv: list[tuple[int | None, ...]] = []
-    for row in doc.get_list("conventional_crt", "rows"):
-        if len(row) != len(columns):
-            raise doc.error(("conventional_crt", "rows"), "one entry per odds column")
-        conv.append(tuple(None if e == "MC" else int(str(e)[2:]) for e in row))
-    at = tuple(tuple(int(x) for x in row) for row in doc.get_list("antitank_table", "rows"))
-    bcols = tuple(int(x) for x in doc.get_list("barrage_table", "columns"))
-    brows = tuple(tuple(int(x) for x in row) for row in doc.get_list("barrage_table", "rows"))
-    weather = []
-    for key, row in doc.get_table("weather").items():
-        if key == "stand_in":
-            continue
-        _, a, b = key.split("_")
-        weather.append((int(a), int(b), tuple(str(x) for x in row)))
-    mods = doc.get_table("barrage_modifiers")
-    return Tables(movement, lake, defense, tuple(columns), tuple(conv), at, bcols, brows,
-                  {k: int(v) for k, v in mods["terrain"].items()}, int(mods["bunker"]),
-                  int(mods["afv"]), tuple(weather), doc.get_int("victory", "points_per_sp"))
-
-
 def _group(doc: Doc, path: tuple[Any, ...], spec: Mapping[str, Any]) -> Group:
     side = spec.get("side")
     if side not in SIDES:
@@ -376,8 +429,7 @@ def _made(cls: type[_T], /, **fields: Any) -> _T:
 
 
 def load_catalog(data: ScenarioSet) -> Catalog:
-    tdoc = _find(data, "conventional_crt")
-    tables = _tables(tdoc)
+    tables = Tables(_find(data, "conventional_crt"))
     udoc = _find(data, "types")
     types: dict[str, UnitType] = {}
     for key, spec in udoc.get_table("types").items():
@@ -427,22 +479,7 @@ def load_catalog(data: ScenarioSet) -> Catalog:
         for r in sdoc.get_list("reinforcement"))
     opening = tuple(_group(sdoc, ("opening", i), g)
                     for i, g in enumerate(sdoc.get_list("opening")))
-    scenarios: dict[str, ScenarioDef] = {}
-    for sid, fname in data.scenarios.items():
-        doc = data.docs[fname]
-        sc = doc.get_table("scenario")
-        groups = tuple(_group(doc, ("setup", i), g)
-                       for i, g in enumerate(doc.get_list("setup", default=[])))
-        objectives = tuple(_made(Objective, place=o["place"],
-                                 points={s: int(o.get(s, 0)) for s in SIDES})
-                           for o in sc.get("objectives", []))
-        t = sc["turns"]
-        scenarios[sid] = _made(
-            ScenarioDef, id=sid, title=sc["title"], turns=(int(t[0]), int(t[1])),
-            groups=groups,
-            reduced={k: int(v) for k, v in doc.get_table("reduced", default={}).items()},
-            objectives=objectives, opening=bool(sc.get("opening", False)),
-            player_setup=bool(sc.get("player_setup", False)), file=fname)
+    scenarios = _Scenarios(data, units, opening)
     answer = tuple((tuple(a["units"]), str(a["area"]), int(a["roll"]))
                    for a in common["soviet_answer"])
     cat = Catalog(
@@ -456,15 +493,65 @@ def load_catalog(data: ScenarioSet) -> Catalog:
     return cat
 
 
-def _check(cat: Catalog) -> None:
-    for sc in cat.scenarios.values():
-        for g in (*sc.groups, *(cat.opening if sc.opening else ())):
+class _Scenarios(Mapping[str, ScenarioDef]):
+    """The catalog's scenarios by id, each read from its file and checked when first
+    asked: a game reads its own alone, and every command decoded all six scenario files'
+    tables and made their set-up groups and objectives (issue 35).  A scenario whose
+    groups name a unit the order of battle does not have (or of the other side) is
+    refused when it is asked, naming it, as a catalog that held it was refused before;
+    ``pbem scenario check`` asks every one (pbem.engine.Engine.check_scenarios)."""
+
+    __slots__ = ("_data", "_made", "_opening", "_units")
+
+    def __init__(self, data: ScenarioSet, units: Mapping[str, UnitDef],
+                 opening: tuple[Group, ...]) -> None:
+        self._data = data
+        self._units = units
+        self._opening = opening
+        self._made: dict[str, ScenarioDef] = {}
+
+    def __getitem__(self, sid: str) -> ScenarioDef:
+        got = self._made.get(sid)
+        if got is None:
+            got = self._made[sid] = self._read(sid, self._data.scenarios[sid])
+        return got
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data.scenarios)
+
+    def __len__(self) -> int:
+        return len(self._data.scenarios)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+    def _read(self, sid: str, fname: str) -> ScenarioDef:
+        doc = self._data.docs[fname]
+        sc = doc.get_table("scenario")
+        groups = tuple(_group(doc, ("setup", i), g)
+                       for i, g in enumerate(doc.get_list("setup", default=[])))
+        objectives = tuple(_made(Objective, place=o["place"],
+                                 points={s: int(o.get(s, 0)) for s in SIDES})
+                           for o in sc.get("objectives", []))
+        t = sc["turns"]
+        made = _made(
+            ScenarioDef, id=sid, title=sc["title"], turns=(int(t[0]), int(t[1])),
+            groups=groups,
+            reduced={k: int(v) for k, v in doc.get_table("reduced", default={}).items()},
+            objectives=objectives, opening=bool(sc.get("opening", False)),
+            player_setup=bool(sc.get("player_setup", False)), file=fname)
+        units = self._units
+        for g in (*made.groups, *(self._opening if made.opening else ())):
             for uid in g.units:
-                if uid not in cat.units:
-                    raise ScenarioError(f"scenario {sc.id}: unknown unit {uid!r}",
-                                        path=sc.file)
-                if cat.units[uid].side != g.side:
-                    raise ScenarioError(f"scenario {sc.id}: {uid} is not {g.side}", path=sc.file)
+                if uid not in units:
+                    raise ScenarioError(f"scenario {sid}: unknown unit {uid!r}", path=fname)
+                if units[uid].side != g.side:
+                    raise ScenarioError(f"scenario {sid}: {uid} is not {g.side}", path=fname)
+        return made
+
+
+def _check(cat: Catalog) -> None:
+    # each scenario's groups are checked as it is read (_Scenarios)
     for r in cat.reinforcements:
         for uid in r.units:
             if uid not in cat.units:

@@ -619,8 +619,9 @@ class WDState(StepState[Position]):
     def status_line(self, side: str | None) -> str:
         return view.status_line(self.pos, self.last_turn, self.phase, side)
 
-    def counters(self, side: str | None) -> dict[str, str]:
-        return view.counters(self.pos, side, self.phase, self._by_hex(), self.udef)
+    def counters(self, side: str | None) -> Mapping[str, str]:
+        # each unit's counter worked out when it is asked (view.Counters)
+        return view.Counters(self.pos, side, self.phase, self._by_hex, self.udef)
 
     def _view(self, side: str | None) -> BoardView:
         # the phase found once for the status line and the board (a walk of the step

@@ -28,6 +28,7 @@ terminal is seen, never overwritten.
 
 from __future__ import annotations
 
+import functools
 import hmac
 import itertools
 import json
@@ -40,7 +41,7 @@ import sys
 import threading
 import traceback
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
@@ -61,7 +62,7 @@ from pbem.play import write_outbox
 from pbem.session import Game, Home
 from pbem.text import displayable, safe
 from pbem.transcript import Verifier
-from pbem.view import Piece
+from pbem.view import BoardView, Piece
 from pbem.web.replay import (
     PieceTable,
     cell_hexes,
@@ -262,6 +263,172 @@ class Present(PieceTable):
         return [*self.history.rows, *self.rows]
 
 
+@dataclass
+class Stacks:
+    """The board's last "now" frame as :func:`now_frame` found it, kept to make the next
+    one from the counters a click changed: where each stack is, its top counter and depth,
+    and the top's row in the history's table.  Each redraw walked every counter of the
+    board twice for it, a fifth of Backhand Blow's redraw, where a click moves a counter
+    or two (issue 35 item 4).  Only :func:`now_frame` reads and changes it."""
+
+    #: the history's table the rows below are found in (another one numbers them anew)
+    index: dict[tuple[Any, ...], int]
+    #: the map's hexes (:func:`~pbem.web.replay.cell_hexes`) and its boxes' names: the
+    #: frame shows the locations that are either, no other
+    cells: frozenset[str]
+    boxes: frozenset[str]
+    #: the view's counters, and where each one is
+    pieces: Sequence[Piece]
+    locations: list[str]
+    #: each location the frame shows: its first counter's place in ``pieces``, and the
+    #: locations in that order (the frame's)
+    first: dict[str, int]
+    order: list[str]
+    #: each hex's top counter and the number of counters under it
+    tops: dict[str, tuple[Piece, int]]
+    #: the top's row in the history's table, ``None``: to be found (a row of this redraw's
+    #: own is numbered by the redraw, as :meth:`Present.add` meets it)
+    found: dict[str, int | None]
+    #: each box's counters, each shown (as frame_data shows them)
+    boxed: dict[str, list[Piece]]
+    #: the side the frame is made for, and the page's row of each of the view's counters
+    #: of that side it may identify, by the counter's place (``None``: another side's or
+    #: hidden): the redraw's ``mine``
+    side: str | None
+    rows: list[dict[str, str] | None]
+    #: each row's JSON as the page is sent it (:meth:`Board._mine_text`), made when first
+    #: asked, and the places of the rows changed since
+    texts: list[str | None] | None = None
+    dirty: list[int] = field(default_factory=list)
+
+
+#: the page's row of a counter of the frame's side it may identify (:attr:`Stacks.rows`)
+Rows = Callable[[Piece], "dict[str, str] | None"]
+
+
+def _stacks(view: BoardView, table: PieceTable, side: str | None, row: Rows
+            ) -> Stacks | None:
+    """The view's stacks, found afresh; ``None`` where :func:`now_frame` leaves the frame
+    to ``frame_data``: a hidden counter topping others on the map (the top shown is the
+    first the viewer may identify)."""
+    pieces = view.pieces
+    cells = cell_hexes(view)
+    boxes = frozenset(b.name for b in view.boxes)
+    locations = [p.location for p in pieces]
+    first: dict[str, int] = {}
+    tops: dict[str, tuple[Piece, int]] = {}
+    boxed: dict[str, list[Piece]] = {}
+    for i, location in enumerate(locations):
+        if location in tops:
+            top, under = tops[location]
+            if top.hidden:
+                return None
+            tops[location] = (top, under + 1)
+        elif location in boxed:
+            boxed[location].append(pieces[i])
+        elif location in cells:
+            first[location] = i
+            tops[location] = (pieces[i], 0)
+        elif location in boxes:
+            first[location] = i
+            boxed[location] = [pieces[i]]
+    return Stacks(table.index, cells, boxes, pieces, locations, first, list(first), tops,
+                  dict.fromkeys(tops), boxed, side, [row(p) for p in pieces])
+
+
+def _restacked(kept: Stacks, view: BoardView, row: Rows) -> Stacks | None:
+    """``kept`` made the view's: the stacks a changed counter was or is in found again, in
+    place (``None``: as :func:`_stacks`, and ``kept`` is then spoiled).  A location no
+    changed counter was or is in holds the same counters at the same places, so its top,
+    depth and first place stay."""
+    pieces = view.pieces
+    old = kept.pieces
+    kept.pieces = pieces
+    changed = list(itertools.compress(range(len(pieces)), map(operator.is_not, old, pieces)))
+    if not changed:
+        return kept
+    locations, first, tops, found, boxed = (kept.locations, kept.first, kept.tops,
+                                            kept.found, kept.boxed)
+    touched: set[str] = set()
+    rows = kept.rows
+    kept.dirty += changed
+    for i in changed:
+        rows[i] = row(pieces[i])
+        touched.add(locations[i])
+        locations[i] = pieces[i].location
+        touched.add(locations[i])
+    for location in touched:
+        if location in kept.cells:
+            count = locations.count(location)
+            if count:
+                i = locations.index(location)
+                top = pieces[i]
+                if top.hidden and count > 1:
+                    return None
+                first[location], tops[location], found[location] = i, (top, count - 1), None
+            elif location in first:
+                del first[location], tops[location], found[location]
+        elif location in kept.boxes:
+            members = list(itertools.compress(pieces, map(location.__eq__, locations)))
+            if members:
+                first[location], boxed[location] = locations.index(location), members
+            elif location in first:
+                del first[location], boxed[location]
+    # in the order the view first shows each location, as the frame lists them
+    kept.order = sorted(first, key=first.__getitem__)
+    return kept
+
+
+def now_frame(view: BoardView, side: str | None, table: Present, kept: Stacks | None,
+              row: Rows) -> tuple[dict[str, Any], Stacks | None]:
+    """``frame_data(view, [], side, table, file=None, now=True)``, the same frame (the
+    board as it is now, on every click's redraw), and the stacks kept for the next one
+    (:class:`Stacks`).  Each top found in the history's table before is not looked up
+    again; the others, and a box's counters, are asked of ``table`` in the view's order,
+    as frame_data asks them, so this redraw's own rows are numbered alike.  ``row``: the
+    page's row of a counter of ``side`` it may identify, else ``None`` (:attr:`Stacks.rows`,
+    made for the changed counters alone)."""
+    if kept is None or kept.index is not table.history.index or len(kept.pieces) != \
+            len(view.pieces) or kept.cells is not cell_hexes(view) or kept.side != side:
+        kept = _stacks(view, table.history, side, row)
+    else:
+        kept = _restacked(kept, view, row)
+    if kept is None:
+        return frame_data(view, [], side, table, file=None, now=True), None
+    tops, found, order, boxed = kept.tops, kept.found, kept.order, kept.boxed
+    seen, add, history = table.seen, table.add, len(table.history.rows)
+    shown: list[int | None]
+    if boxed:
+        shown = []
+        for location in order:
+            members = boxed.get(location)
+            if members is not None:
+                shown.extend([add(p, 0) for p in members])
+                continue
+            at = found[location]
+            if at is None:
+                top, depth = tops[location]
+                got = seen.get((id(top), depth))
+                at = got[1] if got is not None and got[0] is top else add(top, depth)
+                if at < history:  # a row of the history's table: it stays where it is
+                    found[location] = at
+            shown.append(at)
+    else:
+        shown = list(map(found.__getitem__, order))
+        if None in shown:
+            for j in itertools.compress(range(len(shown)),
+                                        map(operator.is_, shown, itertools.repeat(None))):
+                location = order[j]
+                top, depth = tops[location]
+                got = seen.get((id(top), depth))
+                at = got[1] if got is not None and got[0] is top else add(top, depth)
+                shown[j] = at
+                if at < history:
+                    found[location] = at
+    return {"status": view.status, "pieces": shown, "events": [], "hexes": [], "file": None,
+            "now": True}, kept
+
+
 #: an action's part in a redraw's buttons as :meth:`Board.buttons_of` keeps it: the
 #: action, whether it names no hex of the map, its names (:meth:`Board.named_by`), and
 #: those of its names that are not hexes of the map (where a waiting unit is found)
@@ -269,6 +436,9 @@ Button = tuple[Action, bool, tuple[str, ...], tuple[str, ...]]
 _OFF_MAP: Callable[[Button], bool] = operator.itemgetter(1)
 _NOT_HEXES: Callable[[Button], tuple[str, ...]] = operator.itemgetter(3)
 _NAMES: Callable[[Button], tuple[str, ...]] = operator.itemgetter(2)
+
+#: a counter's unit id (:attr:`Piece.id`), read in C
+_ID: Callable[[Piece], str] = operator.attrgetter("id")
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")
@@ -354,7 +524,7 @@ class Board(Gate):
     _seen: tuple[dict[tuple[Any, ...], int], dict[tuple[int, int], tuple[Piece, int]]] | \
         None = None
     #: the counters' texts of one position: the position, its length, the texts
-    _counters: tuple[State, int, dict[str, str]] | None = None
+    _counters: tuple[State, int, Mapping[str, str]] | None = None
     #: what each listed action names, by the action: the action, its units, its hexes,
     #: both (:meth:`named_by`)
     _names: dict[int, tuple[Act, tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = \
@@ -376,6 +546,8 @@ class Board(Gate):
     #: with it): an engine hands the same counter again while its unit stays, so the row
     #: is the same object, and its JSON is made once (``_mine_json``)
     _mine: dict[int, tuple[Piece, dict[str, str]]] = field(default_factory=dict)
+    #: the last redraw's stacks (:func:`now_frame`)
+    _stacks: Stacks | None = None
     _mine_json: dict[int, tuple[dict[str, str], str]] = field(default_factory=dict)
     #: the rows of the counters only the board now shows (:attr:`Present.made`), and
     #: each one's JSON, by the row (kept with it): every counter a click moved is such a
@@ -396,8 +568,10 @@ class Board(Gate):
             self._game.keep_summary = False
             if self._game.my_decision() is not None:
                 # the position a click changes, copied with the load rather than by the
-                # first click (the redraw that follows the load asks the decision anyway)
+                # first click (the redraw that follows the load asks the decision anyway),
+                # and what each click's save reuses, made now as well
                 self._game.match.ready()
+                self._game.prepare_writes()
         return self._game
 
     def find(self, method: str, path: str) -> tuple[Responder | None, bool]:
@@ -407,7 +581,7 @@ class Board(Gate):
             return None, known
         return (lambda request: fn(self, request)), True
 
-    def counters(self, game: Game) -> dict[str, str]:
+    def counters(self, game: Game) -> Mapping[str, str]:
         """What each unit prints on its counter (``State.counters``), asked once per
         position: a click's act names its events' units by them and the redraw that
         follows names the waiting units' buttons by them, on the same position (issue 35
@@ -489,9 +663,20 @@ class Board(Gate):
         if not units:
             return {}
         out: dict[str, str] = {}
-        for piece in game.view().pieces:
-            if piece.id in units and not piece.hidden and piece.id not in out:
-                out[piece.id] = counter_text(piece.id, piece.name, piece.label)
+        pieces = game.view().pieces
+        # each unit's counters found by their ids, listed in C: a Python step for each of
+        # White Death's 60 counters, for the two or three units a click's events name,
+        # was a fiftieth of its click (issue 35 item 4)
+        ids = list(map(_ID, pieces))
+        for unit in units:
+            at = -1
+            try:
+                while pieces[at := ids.index(unit, at + 1)].hidden:
+                    pass
+            except ValueError:  # no counter of it the side may identify
+                continue
+            piece = pieces[at]
+            out[unit] = counter_text(unit, piece.name, piece.label)
         if len(out) < len(units) and type(game.state).counters is not State.counters \
                 and game.state.counters_off_map:
             counters = self.counters(game)
@@ -566,7 +751,9 @@ class Board(Gate):
         table = Present(history=history.table, known=self._known, seen=self._seen[1],
                         made=self._made)
         view = game.view()  # with what only this side knows (its committed plan)
-        now = frame_data(view, [], game.side, table, file=None, now=True)
+        side = game.side  # a property of a property: asked once, not once per counter
+        now, self._stacks = now_frame(view, side, table, self._stacks,
+                                      functools.partial(self._mine_row, side))
         decision = game.my_decision()
         prompt = None
         if decision is not None:
@@ -588,17 +775,22 @@ class Board(Gate):
                 named = [h for h in said if h in cells]
                 if named:
                     targets.setdefault(named[-1], []).append(option.notation())
-        side = game.side  # a property of a property: asked once, not once per counter
-        # each row found here when kept, as _mine_row keeps it: two calls for each of
-        # Backhand Blow's 41 counters of a side were a twentieth of its redraw
-        rows = self._mine
-        mine = [kept[1] if (kept := rows.get(id(p))) is not None and kept[0] is p
-                else self._mine_row(p) for p in view.pieces if p.side == side and not p.hidden]
+        mine: list[dict[str, str]]
+        if self._stacks is not None:
+            # the rows of the counters the click changed made, the others kept
+            mine = list(filter(None, self._stacks.rows))
+        else:
+            # each row found here when kept, as _mine_row keeps it: two calls for each of
+            # Backhand Blow's 41 counters of a side were a twentieth of its redraw
+            rows = self._mine
+            mine = [kept[1] if (kept := rows.get(id(p))) is not None and kept[0] is p
+                    else _by_identity(rows, p, _mine_row_of) for p in view.pieces
+                    if p.side == side and not p.hidden]
         general: list[str] = []
         waiting: list[dict[str, str]] = []
         if decision is not None and not decision.options:
             # the actions a click on the map cannot name ("end movement", "pass"): buttons
-            on_map = {p.id for p in view.pieces}
+            on_map = set(map(_ID, view.pieces))
             cells = cell_hexes(view)
             # the listing less the moves a tap on a counter offers, where the engine
             # lists that for less (State.off_map_actions): none of them is a button
@@ -668,16 +860,33 @@ class Board(Gate):
             "folder": str(self.folder) if self.folder else None,
         }
 
-    def _mine_row(self, piece: Piece) -> dict[str, str]:
-        """The page's row of one of this side's counters, made once per counter."""
+    def _mine_row(self, side: str | None, piece: Piece) -> dict[str, str] | None:
+        """The page's row of one of ``side``'s counters, made once per counter; ``None``
+        for a counter of the other side, or hidden."""
+        if piece.side != side or piece.hidden:
+            return None
         return _by_identity(self._mine, piece, _mine_row_of)
 
     def _mine_text(self, rows: list[dict[str, str]]) -> str:
         """``page_json(rows)``, each row's JSON made once (a row is never changed: a
         counter that changes is another row): a click moves a unit or two, and the JSON
         of every one of this side's counters, made again, was a fifth of the redraw's
-        (issue 35 item 4)."""
+        (issue 35 item 4).  ``rows`` made of the kept stacks' (:attr:`Stacks.rows`):
+        their texts are kept beside them, and only the changed ones are looked up."""
         kept = self._mine_json
+        stacks = self._stacks
+        if stacks is not None and stacks.texts is not None:
+            texts = stacks.texts
+            for i in stacks.dirty:
+                one = stacks.rows[i]
+                texts[i] = None if one is None else _by_identity(kept, one, page_json)
+            stacks.dirty = []
+            return "[" + ", ".join(filter(None, texts)) + "]"
+        if stacks is not None:
+            stacks.texts = [None if one is None else _by_identity(kept, one, page_json)
+                            for one in stacks.rows]
+            stacks.dirty = []
+            return "[" + ", ".join(filter(None, stacks.texts)) + "]"
         # each kept row's text found inline, a call only for a row not kept (the unit a
         # click moved): a call for each of Backhand Blow's 41 rows was most of this
         return "[" + ", ".join([
