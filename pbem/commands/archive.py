@@ -92,18 +92,66 @@ def _table_console() -> Any:
     return Console(width=100_000, highlight=False, color_system=None, soft_wrap=True)
 
 
-def _files_table(title: str, rows: list[Any], plain: bool) -> Any:
-    from rich.markup import escape
-    from rich.table import Table
+#: what rich's markup and emoji codes would read in a cell or title, so not plain text
+_NOT_PLAIN = re.compile(r"[\[\\]|:\S*?:")
 
+
+def _plain_table(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]]) -> str | None:
+    """The bytes rich's table (heavy head, no wrapping, no colour) prints redirected, or
+    None where they could differ from rich's (text that is not plain printable ASCII,
+    markup or an emoji code, a cell with outer spaces, no rows, an encoding not UTF):
+    rich's import and layout were about 200 M instructions of White Death's
+    'audit --html' (issue 35), for two tables of 20 rows."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower()
+    if not rows or not encoding.startswith("utf"):
+        return None
+    for text in (title, *columns, *(c for row in rows for c in row)):
+        if not (text.isascii() and text.isprintable()) or text != text.strip() \
+                or _NOT_PLAIN.search(text):
+            return None
+    widths = [max(len(c), *(len(row[i]) for row in rows)) for i, c in enumerate(columns)]
+    lines = [title] if title else []
+    lines.append("\u250f" + "\u2533".join("\u2501" * (w + 2) for w in widths) + "\u2513")
+    lines.append("\u2503 " + " \u2503 ".join(
+        c.ljust(w) for c, w in zip(columns, widths, strict=True)) + " \u2503")
+    lines.append("\u2521" + "\u2547".join("\u2501" * (w + 2) for w in widths) + "\u2529")
+    lines.extend("\u2502 " + " \u2502 ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
+                 + " \u2502" for row in rows)
+    lines.append("\u2514" + "\u2534".join("\u2500" * (w + 2) for w in widths) + "\u2518")
+    return "\n".join(lines)
+
+
+class _Tables:
+    """Prints the audit's tables: redirected and plain, as text rich would print, else by
+    rich itself (made when first needed)."""
+
+    def __init__(self) -> None:
+        self.out: Any = None
+
+    def print(self, title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]],
+              title_markup: bool = True) -> None:
+        if not sys.stdout.isatty():
+            text = _plain_table(title, columns, rows)
+            if text is not None:
+                click.echo(text)
+                return
+        from rich.markup import escape
+        from rich.table import Table
+
+        # text from the files: no markup, no terminal controls (issue 20 item 9)
+        table = Table(*columns, title=escape(title) if title_markup else title)
+        for row in rows:
+            table.add_row(*(escape(c) for c in row))
+        if self.out is None:
+            self.out = _table_console()
+        self.out.print(table)
+
+
+def _file_rows(rows: list[Any], plain: bool) -> list[tuple[str, ...]]:
     from pbem.text import safe
 
-    table = Table(*(FILE_COLUMNS if plain else FILE_COLUMNS_VERBOSE), title=escape(title))
-    for row in rows:
-        # text from the files: no markup, no terminal controls (issue 20 item 9)
-        table.add_row(*(escape(safe(c)) for c in (_plain_row(row) if plain
-                                                  else _verbose_row(row))))
-    return table
+    return [tuple(safe(c) for c in (_plain_row(row) if plain else _verbose_row(row)))
+            for row in rows]
 
 
 def _game_title(report: Any) -> str:
@@ -179,33 +227,30 @@ def audit_cmd(ctx: click.Context, paths: tuple[Path, ...], game: str | None, rol
 
 
 def _print_audit(whole: Any, show_all: bool) -> None:
-    from rich.markup import escape
-    from rich.table import Table
-
     from pbem.cli import verbose
     from pbem.text import safe
 
     plain = not verbose()
-    out = _table_console()
+    out = _Tables()
     for report in whole.games:
         # a long game's tables took seconds to draw: by default every file with a
         # problem or a note, and the last files and rolls (issue 19)
         last = len(report.files) - AUDIT_SHOWN
         files = [row for i, row in enumerate(report.files)
                  if show_all or i >= last or _remarkable(row)]
-        out.print(_files_table(_game_title(report), files, plain))
+        out.print(_game_title(report), FILE_COLUMNS if plain else FILE_COLUMNS_VERBOSE,
+                  _file_rows(files, plain))
         if len(files) < len(report.files):
             echo(f"({len(report.files) - len(files)} earlier files verified without a note "
                  "are not listed: 'pbem audit --all' lists every file and roll)")
         if report.rolls:
             shown = report.rolls if show_all else report.rolls[-AUDIT_SHOWN:]
-            rolls = Table(*(ROLL_COLUMNS if plain else ROLL_COLUMNS_VERBOSE),
-                          title=rolls_title(len(report.rolls), len(shown)))
-            for r in shown:
-                rolls.add_row(*(escape(safe(c)) for c in (
-                    r.name, r.side, r.purpose + (f" ({r.rule})" if r.rule else ""),
-                    r.request, ", ".join(str(o) for o in r.outcome), r.after_action)))
-            out.print(rolls)
+            out.print(rolls_title(len(report.rolls), len(shown)),
+                      ROLL_COLUMNS if plain else ROLL_COLUMNS_VERBOSE,
+                      [tuple(safe(c) for c in (
+                          r.name, r.side, r.purpose + (f" ({r.rule})" if r.rule else ""),
+                          r.request, ", ".join(str(o) for o in r.outcome), r.after_action))
+                       for r in shown], title_markup=False)
         for line in report.commitments:  # committed plans (docs/protocol.md 6.3)
             echo(f"plan {safe(line)}")
         if report.result:
@@ -213,7 +258,8 @@ def _print_audit(whole: Any, show_all: bool) -> None:
         if len(whole.games) > 1 or whole.files:
             echo(f"{_game_title(report)}: {report.verdict()}")
     if whole.files:
-        out.print(_files_table("files of no game audited here", whole.files, plain))
+        out.print("files of no game audited here",
+                  FILE_COLUMNS if plain else FILE_COLUMNS_VERBOSE, _file_rows(whole.files, plain))
     if plain and whole.games:
         echo_all(LEGEND)
     echo(whole.verdict())

@@ -18,18 +18,19 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
-
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.rule import Rule
-from rich.text import Text
+from typing import TYPE_CHECKING, Any
 
 from pbem import history
 from pbem.engine import ChanceRequest, Decision, Event, State, counter_text
 from pbem.naming import agree, cites, named
-from pbem.render.board import board_screen, fit_window, focus_hex
-from pbem.render.theme import style as named_style
+from pbem.render.hexmap import fit_window, focus_hex
 from pbem.view import BoardView
+
+if TYPE_CHECKING:
+    # rich loads where a terminal is drawn on, not for a replay page's frames (FrameCutter,
+    # frames_from_records): its modules were about 150 M instructions of White Death's
+    # 'audit --html' (issue 35)
+    from rich.console import Console, ConsoleOptions, RenderResult
 
 #: the event kinds the contract names, each with a style ``narrate.<kind>`` and a tag
 KIND_TAGS: dict[str, str] = {
@@ -67,6 +68,10 @@ class NarrationLine:
     hexes: tuple[str, ...] = ()
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.text import Text
+
+        from pbem.render.theme import style as named_style
+
         kind = KIND_ALIASES.get(self.kind, self.kind)
         kind = kind if kind in KIND_TAGS else "info"
         line = Text()
@@ -102,6 +107,10 @@ class DecisionPrompt:
         self.decision = decision
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.text import Text
+
+        from pbem.render.theme import style as named_style
+
         d = self.decision
         head = Text()
         head.append(f"{d.side}: ", named_style(console, "narrate.header"))
@@ -402,6 +411,12 @@ def replay(console: Console, frames: Sequence[Frame], *, pace: float = 0.8,
     ``draw_if`` picks the frames whose board is drawn (default: all); the others are told,
     paced, under the board last drawn (the demo animates only the fighting).
     """
+    from rich.rule import Rule
+    from rich.text import Text
+
+    from pbem.render.board import board_screen
+    from pbem.render.theme import style as named_style
+
     if clear is None:
         clear = console.is_terminal and not fast
     skipped = quit_ = False

@@ -27,7 +27,7 @@ from functools import cached_property
 from pbem.errors import UsageError
 from pbem.memo import Memo
 from pbem.render import colors, words
-from pbem.render.board import (
+from pbem.render.hexmap import (
     Window,
     abbreviate_marker,
     edge_glyph,

@@ -70,6 +70,20 @@ def test_every_bidi_control_is_found_by_the_printable_check() -> None:
         assert script_json(value) == as_before(value)
 
 
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(
+    [chr(c) for c in range(0x80)] + ["\\u", "\\r", "\\b", "\\f", "\\n", "\\\"",
+                                      "\u00e9", "\u202e", "\x85", "\u00a0"])).map("".join))
+def test_the_fast_check_reads_a_text_as_the_printable_check_did(text: str) -> None:
+    """The data block's check (an ASCII text's bytes, one search for the escapes) says
+    what str.isprintable() and a search for each escape said, whatever the text."""
+    before = text.isprintable() and not any(e in text for e in replay._CONTROL_ESCAPES)
+    assert replay._as_shown(text) == before
+    plain = text.encode("ascii", "ignore").decode("ascii")  # the ASCII path as well
+    assert replay._as_shown(plain) == (
+        plain.isprintable() and not any(e in plain for e in replay._CONTROL_ESCAPES))
+
+
 def test_a_value_json_cannot_write_fails_as_it_did() -> None:
     with pytest.raises(TypeError):
         script_json({"a": object()})
