@@ -418,6 +418,12 @@ class State(ABC):
     #: are its view's, read without drawing it, says False, and the board then never asks
     #: them for a unit it cannot see on the map (tests/core/test_counters_on_view.py)
     counters_off_map: ClassVar[bool] = True
+    #: whether :meth:`view`'s status is :meth:`status_line` for the same side, made by
+    #: the same code: where it is, a position whose view is drawn already reads its line
+    #: off it (:meth:`pbem.match.Match.status_line`) rather than working it out again (a
+    #: board click saves the line in the summary, then draws the view: 48th Panzer
+    #: Korps scores rule 10's victory points for each, issue 35 item 4)
+    view_status: ClassVar[bool] = False
 
     def counters(self, side: str | None) -> Mapping[str, str]:
         """What each unit ``side`` may identify prints on its counter (designation and

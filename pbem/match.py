@@ -88,6 +88,11 @@ class Match:
         #: the state's decision, asked once per position (an engine may build its options
         #: from the legal actions); ``False`` means not asked yet
         self._decision: Decision | bool | None = False
+        #: :meth:`has_pen` and what it was asked of: the verified position (the object,
+        #: its file count and last file's hash, which every file it takes in changes).  A
+        #: board click asked it six times of the same position, each asking the engine
+        #: whose turn it is (issue 35 item 4)
+        self._pen: tuple[object, int, bytes, bool] | None = None
         #: this side's view of the position, made once per position as the decision is:
         #: a board click names its events' units from it, and the redraw draws it
         self._view: BoardView | None = None
@@ -145,12 +150,19 @@ class Match:
 
     def has_pen(self) -> bool:
         """Whether the next file of the game is ours to write."""
-        if self.result is not None:
+        verifier = self.verifier
+        if verifier.result is not None:
             return False
+        kept = self._pen
+        if kept is not None and kept[0] is verifier.state and kept[1] == verifier.seq \
+                and kept[2] == verifier.last_hash:
+            return kept[3]
         try:
-            return self.verifier.expected_sender() == self.side
+            pen = verifier.expected_sender() == self.side
         except ChainError:
-            return False
+            pen = False
+        self._pen = (verifier.state, verifier.seq, verifier.last_hash, pen)
+        return pen
 
     def my_decision(self) -> Decision | None:
         if not self.has_pen() or self.state.current_player() != self.side:
@@ -326,7 +338,22 @@ class Match:
         state = self.state
         if type(state).status_line is State.status_line:
             return self._board().status
+        if self._view is not None and state.view_status:
+            return self._view.status
         return state.status_line(self.side)
+
+    def drawn(self) -> None:
+        """Ask now, once for the position, what a board's redraw of it asks: this side's
+        view and, if it is ours, the decision.  A board's save then reads its summary's
+        status line and decision head off them (:meth:`status_line`,
+        :meth:`decision_head`) rather than working each out again for the redraw (issue
+        35 item 4).  One that fails is left to the redraw, which says why: the save of the
+        action taken must not fail for it."""
+        try:
+            self._board()
+            self.my_decision()
+        except Exception:  # the redraw asks again, and reports it
+            pass
 
     @property
     def pending_records(self) -> list[history.Record]:

@@ -643,6 +643,10 @@ class Game:
         #: save once and keeps it then (:meth:`Home._read_summary`), rather than writing
         #: the cache's entry at every click (0.5 ms of each, issue 35 item 4)
         self.keep_summary = True
+        #: whether whoever holds this game draws every position it saves, as a board
+        #: redraws after each click: the save's summary then reads the view and the
+        #: decision the redraw asks for (:meth:`Match.drawn`), made once for both
+        self.draws = False
         #: where the home's rollback mark last moved for this game (:meth:`_undoable_key`
         #: of the save loaded or written then); None: not yet, the next write moves it
         self._marked: tuple[int, int] | None = None
@@ -854,6 +858,8 @@ class Game:
     def write(self) -> None:
         record = self.record
         version = max(self.version, record.highest()) + 1
+        if self.draws:
+            self.match.drawn()
         summary = self.summary()
         files = self.files
         body = {

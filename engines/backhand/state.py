@@ -80,6 +80,7 @@ class BBState(StepState[Position]):
     #: position differs, and a snapshot never holds them
     clone_drops = ("_cache",)
     clone_shares = ("_facts",)
+    view_status = True  # view.board writes s.status_line(side) as the view's status
     _facts: _Kept | None = None
     #: a decision's options are computed once for its prompt, listing, default and check
     memo_options = True

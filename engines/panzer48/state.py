@@ -59,6 +59,7 @@ class P48State(StepState[Position]):
     memo_options = True
     #: its counters are its view's, every unit on the map (view.counters)
     counters_off_map = False
+    view_status = True  # board() writes status_line(s, side), as status_line does
 
     @property
     def d(self) -> Data:

@@ -566,6 +566,8 @@ class Board(Gate):
             self._game = self.home.game(self.name)
             # a click's save is not kept for 'pbem status' too: the next status reads it
             self._game.keep_summary = False
+            # and its save's summary reads what the redraw after each click draws
+            self._game.draws = True
             if self._game.my_decision() is not None:
                 # the position a click changes, copied with the load rather than by the
                 # first click (the redraw that follows the load asks the decision anyway),

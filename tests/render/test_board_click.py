@@ -612,3 +612,31 @@ def test_the_soviet_plan_is_found_again_without_its_salts_made_at_every_redraw(
     _notes(game.state.d).clear()  # type: ignore[attr-defined]
     assert game.match.private_notes() == notes
     assert salts == [] and digests  # the digests made again, the salts still kept
+
+
+def test_a_click_scores_its_position_once_and_asks_whose_file_is_next_of_none(
+        tmp_path: Path, record_calls: Callable[..., list[Any]]) -> None:
+    """48th Panzer Korps: a click's save writes the status line in its summary and its
+    redraw draws it in the view: rule 10's victory points are scored once for both (the
+    summary reads the line off the view the redraw draws, State.view_status).  Whose
+    file comes next is a fact of the verified position, which a click does not change:
+    asked of it once when the board loads, not six times a click (Match.has_pen).  The
+    summary saved is the one a fresh load of the save works out."""
+    from engines.panzer48 import victory
+    from pbem.transcript import Verifier
+
+    home, board = opened(tmp_path, "48th-panzer-korps", "chir")
+    held = json.loads(board.answer())
+    game = board.game()
+    scores = record_calls(victory, "score")
+    senders = record_calls(Verifier, "expected_sender")
+    answer = act(board, a_move(game), held["version"])
+    assert answer["ok"] and not answer.get("sealed")
+    assert len(scores) == 1
+    assert senders == []
+    shown = merged(held, answer["state"])
+    assert shown is not None and shown["status"].startswith(game.match._board().status)
+    _, saved = session.read_save(home, game.path)
+    fresh = home.game("selfplay-1")
+    assert saved["summary"]["position"] == fresh.state.status_line(fresh.side)
+    assert saved["summary"] == fresh.summary()
