@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING
 from engines.motherland import rules
 from engines.motherland.args import (
     ApplySideArgs,
-    LoseArgs,
     RetreatArgs,
     RoleArgs,
     RollArgs,
     StuckArgs,
-    TakeArgs,
     UnitsArgs,
 )
+from engines.motherland.combat_args import LoseArgs, TakeArgs
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
 from engines.motherland.notation import ATTACK, LOSE, TAKE, of_kind

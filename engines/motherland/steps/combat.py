@@ -6,17 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engines.motherland.args import (
-    AdvanceArgs,
-    DrawArgs,
-    KeepArgs,
-    LoseArgs,
-    RetreatArgs,
-    RollArgs,
-    SideArgs,
-    TakeArgs,
-    UnitsArgs,
-)
+from engines.motherland.args import RetreatArgs, RollArgs, SideArgs, UnitsArgs
 from engines.motherland.const import DONE, SOVIET
 from engines.motherland.notation import KEEP, act
 from engines.motherland.retreat import (
@@ -29,7 +19,7 @@ from engines.motherland.retreat import (
     retreat_options,
     retreat_refusal,
 )
-from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
+from engines.motherland.steps.base import FIRST_LISTED, CombatArgs, EndedChoice
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.errors import IllegalAction
 from pbem.steps import Choice, Flow, Refusal, Roll, Step
@@ -38,6 +28,13 @@ from pbem.steps import Choice, Flow, Refusal, Roll, Step
 # restored retreat's listing (8.6.1) uses none of them (issue 35: 1 M instructions)
 
 if TYPE_CHECKING:
+    from engines.motherland.combat_args import (
+        AdvanceArgs,
+        DrawArgs,
+        KeepArgs,
+        LoseArgs,
+        TakeArgs,
+    )
     from engines.motherland.state import MotherlandState
 
 
@@ -127,7 +124,7 @@ class KeepChit(Choice["MotherlandState"]):
     kind = "chit-choice"
     rule = "16.5"
     order = f"which of a General's two chits to keep: {FIRST_LISTED}"
-    Args = KeepArgs
+    Args = CombatArgs("KeepArgs")
     default_option = 0
     when_empty = "end"
     prompt_template = "the Soviet player keeps one of two chits for {unit}"
@@ -153,7 +150,7 @@ class DrawChits(Roll["MotherlandState"]):
 
     name = "draw"
     rule = "11.1"
-    Args = DrawArgs
+    Args = CombatArgs("DrawArgs")
     #: sealed dice (issue 21): a draw may wait where the steps below say the rules let it
     #: (Conversions 17.2.1, Generals 16.5); anywhere else it is drawn before play goes on
     batch = "chits"
@@ -211,7 +208,7 @@ class TakeResult(Choice["MotherlandState"]):
              "rest")
     order_policies = (("losses", "as step losses where possible, retreats for the rest "
                                  "(holding the ground)"),)
-    Args = TakeArgs
+    Args = CombatArgs("TakeArgs")
     #: retreats where possible (8.5): the options run from all losses to all retreats
     default_option = -1
     #: a sole way to take the result is no decision
@@ -247,7 +244,7 @@ class LoseSteps(Choice["MotherlandState"]):
     kind = "step-loss"
     rule = "8.5.1"
     order = f"allocate step losses: {FIRST_LISTED}"
-    Args = LoseArgs
+    Args = CombatArgs("LoseArgs")
     default_option = 0
     when_empty, auto = "end", True
     decider_field = "side"
@@ -336,7 +333,7 @@ class AdvanceChoice(EndedChoice):
     order = ("no advance after combat (8.1 step 5: the defender's own advance when the "
              "attacker retreats or dies)")
     done = DONE["advance"]
-    Args = AdvanceArgs
+    Args = CombatArgs("AdvanceArgs")
     default_option = 0
     when_empty, auto = "end", True
     decider_field = "side"
