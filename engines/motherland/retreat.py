@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 # A retreat is read here, whole: the hexes a group may enter (retreat_hexes), the moves
 # listed (retreat_options), the one check of a move the list leaves out (retreat_refusal:
 # a part of a group), the moves made without asking (retreat_forced) and a move made
-# (retreat).  The step (steps/combat.py RetreatChoice) refuses through retreat_refusal and
+# (retreat).  The step (steps/attack.py RetreatChoice) refuses through retreat_refusal and
 # applies through retreat, so a move is checked once.
 
 

@@ -1,27 +1,21 @@
-"""The steps of the Combat Phase (3.1 C, F; 8.0): attacks declared, Generals and Strength
-Chits (16.5, 11.1), the die roll (8.2), results taken as steps and retreats (8.5, 8.6) and
-advances after combat (8.7)."""
+"""The steps of the Combat Phase (3.1 C, F; 8.0) once an attack is declared: Generals and
+Strength Chits (16.5, 11.1), the die roll (8.2), results taken as steps (8.5) and advances
+after combat (8.7).  Attacks declared and retreats are ``steps/attack.py``'s."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engines.motherland.args import RetreatArgs, RollArgs, SideArgs, UnitsArgs
+from engines.motherland.args import RollArgs, UnitsArgs
 from engines.motherland.const import DONE, SOVIET
 from engines.motherland.notation import KEEP, act
 from engines.motherland.retreat import (
     advance_options,
     advance_refusal,
     apply_advance,
-    retreat,
-    retreat_forced,
-    retreat_left,
-    retreat_options,
-    retreat_refusal,
 )
 from engines.motherland.steps.base import FIRST_LISTED, CombatArgs, EndedChoice
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.errors import IllegalAction
 from pbem.steps import Choice, Flow, Refusal, Roll, Step
 
 # the combat rules (engines.motherland.combat) load where a step first uses them: a
@@ -36,44 +30,6 @@ if TYPE_CHECKING:
         TakeArgs,
     )
     from engines.motherland.state import MotherlandState
-
-
-class CombatChoice(EndedChoice):
-    """8.0: the phasing side declares attacks, one at a time, until it ends the phase."""
-
-    name = "combat"
-    kind = "combat"
-    rule = "8.0"
-    done = DONE["combat"]
-    Args = SideArgs
-    default_option = 0
-    decider_field = "side"
-    prompt_template = "the {side} player declares attacks"
-
-    def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
-        from engines.motherland.combat import attack_options
-
-        return [*attack_options(s), self.ended()]
-
-    def check(self, s: MotherlandState, args: SideArgs, action: Action) -> None:
-        pass  # an attack is checked rule by rule as it is applied
-
-    def only_option(self, s: MotherlandState, args: SideArgs) -> Action | None:
-        # the attacks listed leave out only other groupings of units that can attack a
-        # hex (8.0); with none listed no hex can be attacked, and ending the phase is the
-        # one option (sealed rules 2, issue 32)
-        options = s.options_for(self, args)
-        return options[0] if options == [self.ended()] else None
-
-    def apply(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> list[Event]:
-        if act(action).kind == "attack":
-            from engines.motherland.combat import apply_attack
-
-            apply_attack(s, act(action))
-        else:
-            raise IllegalAction(f"{action.notation()!r} is not a combat-phase action",
-                                rule="8.0")
-        return []
 
 
 class Generals(EndedChoice):
@@ -272,58 +228,6 @@ class LoseSteps(Choice["MotherlandState"]):
         return []
 
 
-class RetreatChoice(Choice["MotherlandState"]):
-    """8.6.1: among retreat hexes of equal priority the owner chooses; a unit with none
-    takes its retreat as steps (8.5.1), a sole hex is taken without asking.  The rules are
-    ``retreat.py``'s: a move is checked once, by the runtime's refusal of what is neither
-    listed nor accepted (:func:`retreat_refusal`), and then made."""
-
-    name = "retreat"
-    kind = "retreat-choice"
-    rule = "8.6.1"
-    order = f"among equal-priority retreat hexes: {FIRST_LISTED}"
-    Args = RetreatArgs
-    default_option = 0
-    decider_field = "side"
-
-    def prompt(self, s: MotherlandState, args: RetreatArgs) -> str:
-        return (f"the {args.side} player retreats {retreat_left(args)} away from "
-                f"{args.center} (equal-priority hexes only)")
-
-    def options(self, s: MotherlandState, args: RetreatArgs) -> list[Action]:
-        return retreat_options(s, args)
-
-    def accepts(self, s: MotherlandState, args: RetreatArgs, action: Action) -> bool:
-        # a part of a group moving together, which the options leave out (8.6)
-        return retreat_refusal(s, args, action) is None
-
-    def check(self, s: MotherlandState, args: RetreatArgs, action: Action) -> None:
-        # what the runtime's check does (refuse what is neither listed nor accepted, in
-        # the words of why_not), without listing every group's and unit's hexes to look
-        # one move up: retreat_refusal accepts each listed move too (the test walks
-        # seeded games comparing the two), and an act listed them twice, for its own
-        # state and its verifier's (issue 35)
-        refusal = retreat_refusal(s, args, action)
-        if refusal is not None:
-            raise IllegalAction(refusal.text, rule=refusal.rule)
-
-    def why_not(self, s: MotherlandState, args: RetreatArgs, action: Action) -> Refusal:
-        refusal = retreat_refusal(s, args, action)
-        assert refusal is not None, "a retreat accepted is not refused"
-        return refusal
-
-    def apply(self, s: MotherlandState, args: RetreatArgs, action: Action,
-              flow: Flow) -> list[Event]:
-        retreat(s, args, act(action))
-        return []
-
-    def settle(self, s: MotherlandState, args: RetreatArgs,
-               flow: Flow) -> list[Event] | None:
-        if not retreat_forced(s, args, flow):
-            return None
-        return []
-
-
 class AdvanceChoice(EndedChoice):
     """8.7: the winner may advance into the vacated hex (armor a second hex, 8.7.1)."""
 
@@ -357,6 +261,5 @@ class AdvanceChoice(EndedChoice):
 
 #: the steps this module makes (the table's, engines.motherland.steps.STEPS)
 STEPS: tuple[Step[Any], ...] = (
-    CombatChoice(), Generals(), KeepChit(), DrawChits(), CrtRoll(), TakeResult(), LoseSteps(),
-    RetreatChoice(), AdvanceChoice(),
+    Generals(), KeepChit(), DrawChits(), CrtRoll(), TakeResult(), LoseSteps(), AdvanceChoice(),
 )
