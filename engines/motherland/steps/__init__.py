@@ -86,7 +86,7 @@ PROCEDURES = _procedures()
 #: order ``Engine.standing_orders`` lists them in)
 ELSEWHERE: dict[str, str] = {
     "move": "movement", "combat": "attack", "reinf": "movement", "take": "combat",
-    "lose": "combat", "retreat": "attack", "advance": "combat", "generals": "combat",
+    "lose": "combat", "retreat": "attack", "advance": "attack", "generals": "combat",
     "keep": "combat", "stack": "movement", "expend": "supply", "airsupply": "supply",
     "partisan_oos": "supply", "partisan_place": "supply", "isolation": "supply",
     "convert": "admin", "combine": "admin", "replace": "admin", "produce": "admin",

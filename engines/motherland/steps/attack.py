@@ -1,8 +1,8 @@
-"""The steps of the Combat Phase (3.1 C, F) a side waits at most: attacks declared (8.0)
-and retreats (8.6.1).  Apart from the rest of the phase's steps (``steps/combat.py``): a
-turn command restores every frame of its stack, the phase's ``combat`` among them, and
-loading all nine of the phase's steps for a listing of attacks or of retreat hexes was
-2.1 M instructions of it (issue 35)."""
+"""The steps of the Combat Phase (3.1 C, F) a side waits at most: attacks declared (8.0),
+retreats (8.6.1) and the advances that follow them (8.7).  Apart from the rest of the
+phase's steps (``steps/combat.py``): a turn command restores every frame of its stack,
+the phase's ``combat`` among them, and loading all nine of the phase's steps for a
+listing of attacks or of retreat hexes was 2.1 M instructions of it (issue 35)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,16 @@ from engines.motherland.args import RetreatArgs, SideArgs
 from engines.motherland.const import DONE
 from engines.motherland.notation import act
 from engines.motherland.retreat import (
+    advance_options,
+    advance_refusal,
+    apply_advance,
     retreat,
     retreat_forced,
     retreat_left,
     retreat_options,
     retreat_refusal,
 )
-from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
+from engines.motherland.steps.base import FIRST_LISTED, CombatArgs, EndedChoice
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
 from pbem.steps import Choice, Flow, Refusal, Step
@@ -27,6 +30,7 @@ from pbem.steps import Choice, Flow, Refusal, Step
 # restored retreat's listing (8.6.1) uses none of them (issue 35: 1 M instructions)
 
 if TYPE_CHECKING:
+    from engines.motherland.combat_args import AdvanceArgs
     from engines.motherland.state import MotherlandState
 
 
@@ -120,4 +124,35 @@ class RetreatChoice(Choice["MotherlandState"]):
         return []
 
 
-STEPS: tuple[Step[Any], ...] = (CombatChoice(), RetreatChoice())
+class AdvanceChoice(EndedChoice):
+    """8.7: the winner may advance into the vacated hex (armor a second hex, 8.7.1)."""
+
+    name = "advance"
+    kind = "advance"
+    rule = "8.7"
+    order = ("no advance after combat (8.1 step 5: the defender's own advance when the "
+             "attacker retreats or dies)")
+    done = DONE["advance"]
+    Args = CombatArgs("AdvanceArgs")
+    default_option = 0
+    when_empty, auto = "end", True
+    decider_field = "side"
+    prompt_template = "the {side} player may advance up to {n} hex(es) into {first}"
+
+    def prompt_fields(self, s: MotherlandState, args: AdvanceArgs) -> dict[str, str]:
+        return {"first": " ".join(args.first)}
+
+    def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
+        return [*advance_options(s, args), self.ended()]
+
+    def why_not(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> Refusal:
+        return advance_refusal(action)
+
+    def apply(self, s: MotherlandState, args: AdvanceArgs, action: Action,
+              flow: Flow) -> list[Event]:
+        assert act(action).kind == "advance"  # the ending word goes to end()
+        apply_advance(s, args, act(action))
+        return []
+
+
+STEPS: tuple[Step[Any], ...] = (CombatChoice(), RetreatChoice(), AdvanceChoice())

@@ -1,6 +1,6 @@
 """The steps of the Combat Phase (3.1 C, F; 8.0) once an attack is declared: Generals and
-Strength Chits (16.5, 11.1), the die roll (8.2), results taken as steps (8.5) and advances
-after combat (8.7).  Attacks declared and retreats are ``steps/attack.py``'s."""
+Strength Chits (16.5, 11.1), the die roll (8.2), and results taken as steps (8.5).  Attacks
+declared, retreats and advances after combat are ``steps/attack.py``'s."""
 
 from __future__ import annotations
 
@@ -9,11 +9,6 @@ from typing import TYPE_CHECKING, Any
 from engines.motherland.args import RollArgs, UnitsArgs
 from engines.motherland.const import DONE, SOVIET
 from engines.motherland.notation import KEEP, act
-from engines.motherland.retreat import (
-    advance_options,
-    advance_refusal,
-    apply_advance,
-)
 from engines.motherland.steps.base import FIRST_LISTED, CombatArgs, EndedChoice
 from pbem.engine import Action, ChanceRequest, Event, Outcome
 from pbem.steps import Choice, Flow, Refusal, Roll, Step
@@ -23,7 +18,6 @@ from pbem.steps import Choice, Flow, Refusal, Roll, Step
 
 if TYPE_CHECKING:
     from engines.motherland.combat_args import (
-        AdvanceArgs,
         DrawArgs,
         KeepArgs,
         LoseArgs,
@@ -228,38 +222,7 @@ class LoseSteps(Choice["MotherlandState"]):
         return []
 
 
-class AdvanceChoice(EndedChoice):
-    """8.7: the winner may advance into the vacated hex (armor a second hex, 8.7.1)."""
-
-    name = "advance"
-    kind = "advance"
-    rule = "8.7"
-    order = ("no advance after combat (8.1 step 5: the defender's own advance when the "
-             "attacker retreats or dies)")
-    done = DONE["advance"]
-    Args = CombatArgs("AdvanceArgs")
-    default_option = 0
-    when_empty, auto = "end", True
-    decider_field = "side"
-    prompt_template = "the {side} player may advance up to {n} hex(es) into {first}"
-
-    def prompt_fields(self, s: MotherlandState, args: AdvanceArgs) -> dict[str, str]:
-        return {"first": " ".join(args.first)}
-
-    def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
-        return [*advance_options(s, args), self.ended()]
-
-    def why_not(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> Refusal:
-        return advance_refusal(action)
-
-    def apply(self, s: MotherlandState, args: AdvanceArgs, action: Action,
-              flow: Flow) -> list[Event]:
-        assert act(action).kind == "advance"  # the ending word goes to end()
-        apply_advance(s, args, act(action))
-        return []
-
-
 #: the steps this module makes (the table's, engines.motherland.steps.STEPS)
 STEPS: tuple[Step[Any], ...] = (
-    Generals(), KeepChit(), DrawChits(), CrtRoll(), TakeResult(), LoseSteps(), AdvanceChoice(),
+    Generals(), KeepChit(), DrawChits(), CrtRoll(), TakeResult(), LoseSteps(),
 )
