@@ -46,39 +46,6 @@ class UnitsArgs:
 
 
 @dataclass
-class KeepArgs:
-    """The strength chits drawn for an army, one to keep (16.5)."""
-
-    unit: str = ""
-    drawn: list[str] = field(default_factory=list)
-
-
-@dataclass
-class TakeArgs:
-    """A combat result to take (8.5): the side, the steps, the units in the hex, those
-    stuck, the side's role and the result's code."""
-
-    side: str = AXIS
-    n: int = 0
-    units: list[str] = field(default_factory=list)
-    stuck: list[str] = field(default_factory=list)
-    role: str = ""
-    code: str = ""
-
-
-@dataclass
-class LoseArgs:
-    """Step losses to allocate (8.5.1): the side, how many, the units, what each has lost
-    so far, and why."""
-
-    side: str = AXIS
-    n: int = 0
-    units: list[str] = field(default_factory=list)
-    taken: dict[str, int] = field(default_factory=dict)
-    why: str = "combat result (8.5)"
-
-
-@dataclass
 class RetreatArgs:
     """A retreat (8.6.1): the side, the hex it leaves, its role in the combat, and the
     hexes still to go by unit."""
@@ -87,18 +54,6 @@ class RetreatArgs:
     center: str = ""
     role: str = ""
     left: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class AdvanceArgs:
-    """An advance after combat (8.7): the side, the units that may advance, how far, and
-    who has moved."""
-
-    side: str = AXIS
-    units: list[str] = field(default_factory=list)
-    n: int = 0
-    first: list[str] = field(default_factory=list)
-    moved: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -137,17 +92,6 @@ class RollArgs:
     hex: str = ""
     p: str = ""
     supplied: bool = False
-
-
-@dataclass
-class DrawArgs:
-    """A draw of strength chits for a unit: its letter, how many, and the rule that calls
-    for it (11.1)."""
-
-    unit: str = ""
-    letter: str = ""
-    count: int = 1
-    rule: str = "11.1"
 
 
 # A frame's arguments read and written by hand (a turn command's restore reads the eight

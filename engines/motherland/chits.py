@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.args import DrawArgs, KeepArgs, UnitsArgs
+from engines.motherland.args import UnitsArgs
+from engines.motherland.combat_args import DrawArgs, KeepArgs
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.data import CHIT_TYPES
 from engines.motherland.notation import GENERAL_FOR, GENERAL_REPLACES

@@ -11,12 +11,10 @@ from typing import TYPE_CHECKING
 from engines.motherland import rules
 from engines.motherland.args import (
     ApplySideArgs,
-    LoseArgs,
     RetreatArgs,
     RoleArgs,
     RollArgs,
     StuckArgs,
-    TakeArgs,
     UnitsArgs,
 )
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
@@ -30,6 +28,7 @@ from pbem.grammar import Act
 from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
+    from engines.motherland.combat_args import LoseArgs, TakeArgs
     from engines.motherland.state import MotherlandState
 
 
@@ -362,6 +361,10 @@ def alive_in_combat(s: MotherlandState, role: str) -> list[str]:
 
 
 def apply_side(s: MotherlandState, t: ApplySideArgs) -> None:
+    # once a side's result: a command that loads the combat rules to end the phase or
+    # after a retreat (combat_end) makes no step loss or result to take (issue 35)
+    from engines.motherland.combat_args import LoseArgs, TakeArgs
+
     cb = s.fight()
     role, side = t.role, t.side
     units = alive_in_combat(s, role)
@@ -420,6 +423,8 @@ def take_refusal(s: MotherlandState, t: TakeArgs, action: Action) -> Refusal:
 
 def apply_take(s: MotherlandState, t: TakeArgs, a: Act, flow: Flow) -> None:
     """Take the result the way ``a`` says (one of :func:`take_options`)."""
+    from engines.motherland.combat_args import LoseArgs
+
     steps, hexes = a.number("steps"), a.number("hexes")
     flow.end()
     cb = s.fight()

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from engines.motherland import rules
-from engines.motherland.args import AdvanceArgs, LoseArgs, RetreatArgs, RoleArgs
+from engines.motherland.args import RetreatArgs, RoleArgs
 from engines.motherland.const import BLOCKING_SIDES, other
 from engines.motherland.data import ARMOR_TYPES
 from engines.motherland.notation import ADVANCE, RETREAT, act, of_kind
@@ -17,6 +17,7 @@ from pbem.grammar import Act
 from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
+    from engines.motherland.combat_args import AdvanceArgs
     from engines.motherland.state import MotherlandState
 
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 # A retreat is read here, whole: the hexes a group may enter (retreat_hexes), the moves
 # listed (retreat_options), the one check of a move the list leaves out (retreat_refusal:
 # a part of a group), the moves made without asking (retreat_forced) and a move made
-# (retreat).  The step (steps/combat.py RetreatChoice) refuses through retreat_refusal and
+# (retreat).  The step (steps/attack.py RetreatChoice) refuses through retreat_refusal and
 # applies through retreat, so a move is checked once.
 
 
@@ -182,6 +183,8 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
     for uid in units:
         claim(s, uid, dest)
     if zoc_loss:  # one step for the stack, the owner choosing the unit
+        from engines.motherland.combat_args import LoseArgs
+
         s.queue_frames([Frame("lose", LoseArgs(side, 1, list(units), {},
                                                "retreated into an enemy ZOC (4.2.1, 8.6.2)"))],
                        first=True)
@@ -250,6 +253,8 @@ def advance_start(s: MotherlandState, t: RoleArgs) -> None:
     movers = [x for x in alive_in_combat(s, role) if s.c(x).is_combat
               and s.c(x).factors[0][2] > 0 and s.c(x).type != "fortress"]
     if movers:
+        from engines.motherland.combat_args import AdvanceArgs
+
         s.queue_frames([Frame("advance", AdvanceArgs(side, movers, allow, vacated, {}))],
                        first=True)
 

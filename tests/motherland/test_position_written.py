@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from engines.motherland import MotherlandEngine
-from engines.motherland.args import LoseArgs, args_data, args_from_data
+from engines.motherland.args import args_data, args_from_data
+from engines.motherland.combat_args import LoseArgs
 from engines.motherland.position import (
     Combat,
     GameEnd,

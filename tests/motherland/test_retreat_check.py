@@ -13,7 +13,7 @@ import pytest
 from engines.motherland import MotherlandEngine
 from engines.motherland.notation import RETREAT, parse
 from engines.motherland.state import MotherlandState
-from engines.motherland.steps import combat as combat_steps
+from engines.motherland.steps import attack as combat_steps
 from pbem.engine import Action
 from pbem.errors import IllegalAction
 from pbem.steps import Choice

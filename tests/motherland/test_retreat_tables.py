@@ -119,7 +119,7 @@ def test_8_6_a_retreat_asks_each_units_hexes_once_a_position(
 
     monkeypatch.setattr(rt, "retreat_hexes", hexes)
     monkeypatch.setattr(rt, "retreat_forced", forced)
-    from engines.motherland.steps import combat as steps_combat
+    from engines.motherland.steps import attack as steps_combat
     monkeypatch.setattr(steps_combat, "retreat_forced", forced)
     s = engine.new_state("4-uranus")
     for _ in decisions(s, Chooser("zoc/4-uranus/2"), 700):

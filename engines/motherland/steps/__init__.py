@@ -85,8 +85,8 @@ PROCEDURES = _procedures()
 #: the steps each phase's module makes (its ``STEPS``), by name, in the table's order (the
 #: order ``Engine.standing_orders`` lists them in)
 ELSEWHERE: dict[str, str] = {
-    "move": "movement", "combat": "combat", "reinf": "movement", "take": "combat",
-    "lose": "combat", "retreat": "combat", "advance": "combat", "generals": "combat",
+    "move": "movement", "combat": "attack", "reinf": "movement", "take": "combat",
+    "lose": "combat", "retreat": "attack", "advance": "attack", "generals": "combat",
     "keep": "combat", "stack": "movement", "expend": "supply", "airsupply": "supply",
     "partisan_oos": "supply", "partisan_place": "supply", "isolation": "supply",
     "convert": "admin", "combine": "admin", "replace": "admin", "produce": "admin",

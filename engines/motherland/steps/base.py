@@ -8,6 +8,7 @@ queue go to the runtime (``StepState.tell``, ``queue_frames``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engines.motherland.notation import ending
@@ -17,6 +18,20 @@ from pbem.steps import Choice, Flow, NoArgs, Procedure
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
     from pbem.grammar import Act
+
+class CombatArgs:
+    """A step's ``Args`` named, not held: the class of :mod:`engines.motherland.combat_args`
+    of that name, imported when the runtime first reads or makes one of its frames (a
+    legal listing at a retreat never does: issue 35), then kept on the step's class."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, step: object, owner: type[Any]) -> type[Any]:
+        found: type[Any] = getattr(import_module("engines.motherland.combat_args"), self.name)
+        owner.Args = found
+        return found
+
 
 #: the default of a standing order among options of equal standing (Choice.order)
 FIRST_LISTED = "the first choice in the engine's listed order"

@@ -1,82 +1,29 @@
-"""The steps of the Combat Phase (3.1 C, F; 8.0): attacks declared, Generals and Strength
-Chits (16.5, 11.1), the die roll (8.2), results taken as steps and retreats (8.5, 8.6) and
-advances after combat (8.7)."""
+"""The steps of the Combat Phase (3.1 C, F; 8.0) once an attack is declared: Generals and
+Strength Chits (16.5, 11.1), the die roll (8.2), and results taken as steps (8.5).  Attacks
+declared, retreats and advances after combat are ``steps/attack.py``'s."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engines.motherland.args import (
-    AdvanceArgs,
-    DrawArgs,
-    KeepArgs,
-    LoseArgs,
-    RetreatArgs,
-    RollArgs,
-    SideArgs,
-    TakeArgs,
-    UnitsArgs,
-)
+from engines.motherland.args import RollArgs, UnitsArgs
 from engines.motherland.const import DONE, SOVIET
 from engines.motherland.notation import KEEP, act
-from engines.motherland.retreat import (
-    advance_options,
-    advance_refusal,
-    apply_advance,
-    retreat,
-    retreat_forced,
-    retreat_left,
-    retreat_options,
-    retreat_refusal,
-)
-from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
+from engines.motherland.steps.base import FIRST_LISTED, CombatArgs, EndedChoice
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.errors import IllegalAction
 from pbem.steps import Choice, Flow, Refusal, Roll, Step
 
 # the combat rules (engines.motherland.combat) load where a step first uses them: a
 # restored retreat's listing (8.6.1) uses none of them (issue 35: 1 M instructions)
 
 if TYPE_CHECKING:
+    from engines.motherland.combat_args import (
+        DrawArgs,
+        KeepArgs,
+        LoseArgs,
+        TakeArgs,
+    )
     from engines.motherland.state import MotherlandState
-
-
-class CombatChoice(EndedChoice):
-    """8.0: the phasing side declares attacks, one at a time, until it ends the phase."""
-
-    name = "combat"
-    kind = "combat"
-    rule = "8.0"
-    done = DONE["combat"]
-    Args = SideArgs
-    default_option = 0
-    decider_field = "side"
-    prompt_template = "the {side} player declares attacks"
-
-    def options(self, s: MotherlandState, args: SideArgs) -> list[Action]:
-        from engines.motherland.combat import attack_options
-
-        return [*attack_options(s), self.ended()]
-
-    def check(self, s: MotherlandState, args: SideArgs, action: Action) -> None:
-        pass  # an attack is checked rule by rule as it is applied
-
-    def only_option(self, s: MotherlandState, args: SideArgs) -> Action | None:
-        # the attacks listed leave out only other groupings of units that can attack a
-        # hex (8.0); with none listed no hex can be attacked, and ending the phase is the
-        # one option (sealed rules 2, issue 32)
-        options = s.options_for(self, args)
-        return options[0] if options == [self.ended()] else None
-
-    def apply(self, s: MotherlandState, args: SideArgs, action: Action, flow: Flow) -> list[Event]:
-        if act(action).kind == "attack":
-            from engines.motherland.combat import apply_attack
-
-            apply_attack(s, act(action))
-        else:
-            raise IllegalAction(f"{action.notation()!r} is not a combat-phase action",
-                                rule="8.0")
-        return []
 
 
 class Generals(EndedChoice):
@@ -127,7 +74,7 @@ class KeepChit(Choice["MotherlandState"]):
     kind = "chit-choice"
     rule = "16.5"
     order = f"which of a General's two chits to keep: {FIRST_LISTED}"
-    Args = KeepArgs
+    Args = CombatArgs("KeepArgs")
     default_option = 0
     when_empty = "end"
     prompt_template = "the Soviet player keeps one of two chits for {unit}"
@@ -153,7 +100,7 @@ class DrawChits(Roll["MotherlandState"]):
 
     name = "draw"
     rule = "11.1"
-    Args = DrawArgs
+    Args = CombatArgs("DrawArgs")
     #: sealed dice (issue 21): a draw may wait where the steps below say the rules let it
     #: (Conversions 17.2.1, Generals 16.5); anywhere else it is drawn before play goes on
     batch = "chits"
@@ -211,7 +158,7 @@ class TakeResult(Choice["MotherlandState"]):
              "rest")
     order_policies = (("losses", "as step losses where possible, retreats for the rest "
                                  "(holding the ground)"),)
-    Args = TakeArgs
+    Args = CombatArgs("TakeArgs")
     #: retreats where possible (8.5): the options run from all losses to all retreats
     default_option = -1
     #: a sole way to take the result is no decision
@@ -247,7 +194,7 @@ class LoseSteps(Choice["MotherlandState"]):
     kind = "step-loss"
     rule = "8.5.1"
     order = f"allocate step losses: {FIRST_LISTED}"
-    Args = LoseArgs
+    Args = CombatArgs("LoseArgs")
     default_option = 0
     when_empty, auto = "end", True
     decider_field = "side"
@@ -275,91 +222,7 @@ class LoseSteps(Choice["MotherlandState"]):
         return []
 
 
-class RetreatChoice(Choice["MotherlandState"]):
-    """8.6.1: among retreat hexes of equal priority the owner chooses; a unit with none
-    takes its retreat as steps (8.5.1), a sole hex is taken without asking.  The rules are
-    ``retreat.py``'s: a move is checked once, by the runtime's refusal of what is neither
-    listed nor accepted (:func:`retreat_refusal`), and then made."""
-
-    name = "retreat"
-    kind = "retreat-choice"
-    rule = "8.6.1"
-    order = f"among equal-priority retreat hexes: {FIRST_LISTED}"
-    Args = RetreatArgs
-    default_option = 0
-    decider_field = "side"
-
-    def prompt(self, s: MotherlandState, args: RetreatArgs) -> str:
-        return (f"the {args.side} player retreats {retreat_left(args)} away from "
-                f"{args.center} (equal-priority hexes only)")
-
-    def options(self, s: MotherlandState, args: RetreatArgs) -> list[Action]:
-        return retreat_options(s, args)
-
-    def accepts(self, s: MotherlandState, args: RetreatArgs, action: Action) -> bool:
-        # a part of a group moving together, which the options leave out (8.6)
-        return retreat_refusal(s, args, action) is None
-
-    def check(self, s: MotherlandState, args: RetreatArgs, action: Action) -> None:
-        # what the runtime's check does (refuse what is neither listed nor accepted, in
-        # the words of why_not), without listing every group's and unit's hexes to look
-        # one move up: retreat_refusal accepts each listed move too (the test walks
-        # seeded games comparing the two), and an act listed them twice, for its own
-        # state and its verifier's (issue 35)
-        refusal = retreat_refusal(s, args, action)
-        if refusal is not None:
-            raise IllegalAction(refusal.text, rule=refusal.rule)
-
-    def why_not(self, s: MotherlandState, args: RetreatArgs, action: Action) -> Refusal:
-        refusal = retreat_refusal(s, args, action)
-        assert refusal is not None, "a retreat accepted is not refused"
-        return refusal
-
-    def apply(self, s: MotherlandState, args: RetreatArgs, action: Action,
-              flow: Flow) -> list[Event]:
-        retreat(s, args, act(action))
-        return []
-
-    def settle(self, s: MotherlandState, args: RetreatArgs,
-               flow: Flow) -> list[Event] | None:
-        if not retreat_forced(s, args, flow):
-            return None
-        return []
-
-
-class AdvanceChoice(EndedChoice):
-    """8.7: the winner may advance into the vacated hex (armor a second hex, 8.7.1)."""
-
-    name = "advance"
-    kind = "advance"
-    rule = "8.7"
-    order = ("no advance after combat (8.1 step 5: the defender's own advance when the "
-             "attacker retreats or dies)")
-    done = DONE["advance"]
-    Args = AdvanceArgs
-    default_option = 0
-    when_empty, auto = "end", True
-    decider_field = "side"
-    prompt_template = "the {side} player may advance up to {n} hex(es) into {first}"
-
-    def prompt_fields(self, s: MotherlandState, args: AdvanceArgs) -> dict[str, str]:
-        return {"first": " ".join(args.first)}
-
-    def options(self, s: MotherlandState, args: AdvanceArgs) -> list[Action]:
-        return [*advance_options(s, args), self.ended()]
-
-    def why_not(self, s: MotherlandState, args: AdvanceArgs, action: Action) -> Refusal:
-        return advance_refusal(action)
-
-    def apply(self, s: MotherlandState, args: AdvanceArgs, action: Action,
-              flow: Flow) -> list[Event]:
-        assert act(action).kind == "advance"  # the ending word goes to end()
-        apply_advance(s, args, act(action))
-        return []
-
-
 #: the steps this module makes (the table's, engines.motherland.steps.STEPS)
 STEPS: tuple[Step[Any], ...] = (
-    CombatChoice(), Generals(), KeepChit(), DrawChits(), CrtRoll(), TakeResult(), LoseSteps(),
-    RetreatChoice(), AdvanceChoice(),
+    Generals(), KeepChit(), DrawChits(), CrtRoll(), TakeResult(), LoseSteps(),
 )
