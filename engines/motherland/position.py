@@ -335,13 +335,19 @@ def _sorted_map(d: Any, kinds: frozenset[type]) -> dict[str, Any] | None:
     return {k: d[k] for k in sorted(d)}
 
 
+def _scalars_typed(obj: Any, ints: tuple[str, ...], strs: tuple[str, ...],
+                   bools: tuple[str, ...]) -> bool:
+    """Whether each named field holds exactly an int, a str or a bool (a bool is not an
+    int here, as the codec's writer has it)."""
+    v = obj.__getattribute__
+    return (all(type(v(n)) is int for n in ints) and all(type(v(n)) is str for n in strs)
+            and all(type(v(n)) is bool for n in bools))
+
+
 def _combat_normal(c: Any) -> dict[str, Any] | None:
     if type(c) is not Combat:
         return None
-    v = c.__getattribute__
-    if not (all(type(v(n)) is str for n in _COMBAT_STRS)
-            and all(type(v(n)) is int for n in _COMBAT_INTS)
-            and all(type(v(n)) is bool for n in _COMBAT_BOOLS)):
+    if not _scalars_typed(c, _COMBAT_INTS, _COMBAT_STRS, _COMBAT_BOOLS):
         return None
     attackers, defenders = _str_list(c.attackers), _str_list(c.defenders)
     orig, cut = _sorted_map(c.orig, _STR), _sorted_map(c.cut, _INT)
@@ -411,11 +417,9 @@ def position_bytes(pos: Position) -> bytes | None:
     else, which the codec then writes, or refuses, as before."""
     if type(pos) is not Position:
         return None
-    v = pos.__getattribute__
-    if not (all(type(v(n)) is int for n in _POS_INTS)
-            and all(type(v(n)) is str for n in _POS_STRS)
-            and all(type(v(n)) is bool for n in _POS_BOOLS)):
+    if not _scalars_typed(pos, _POS_INTS, _POS_STRS, _POS_BOOLS):
         return None
+    v = pos.__getattribute__
     units = _units_packed(pos.units)
     if units is None:
         return None
