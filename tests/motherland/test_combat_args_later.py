@@ -57,7 +57,7 @@ def test_each_combat_step_reads_its_arguments_class_when_first_asked() -> None:
         assert isinstance(STEPS[step].Args(), getattr(combat_args, name))
 
 
-def test_8_0_the_combat_rules_load_without_the_later_combat_arguments() -> None:
+def test_the_combat_rules_load_without_the_later_combat_arguments() -> None:
     """The combat rules (8.0-8.5) load with the phase's end (combat_end) after every
     retreat: they make a step loss's or a result's arguments (8.5, 8.5.1) only when a
     side's result is applied, and a command that only ends a combat makes neither."""
