@@ -21,7 +21,6 @@ a roll or a seal.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import time
@@ -110,13 +109,9 @@ def _default_clock() -> int:
     return int(fixed) if fixed else int(time.time())
 
 
-def _locked(path: Path) -> contextlib.AbstractContextManager[None]:
-    """An exclusive lock next to a save while it is checked and replaced (every platform)."""
-    return portable.lock_file(_lock_of(path))
-
-
 def _lock_of(path: Path) -> Path:
-    """The lock file of the save at ``path`` (:func:`_locked`)."""
+    """The lock file of the save at ``path``, held exclusively (``portable.lock_file``,
+    every platform) while the save is checked and replaced."""
     return path.with_name(path.name + ".lock")
 
 
