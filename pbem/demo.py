@@ -14,7 +14,7 @@ from pbem.envelope import file_name
 from pbem.errors import PbemError, UsageError
 from pbem.play import Pacing, receive_and_replay
 from pbem.render import board_screen, fit_window
-from pbem.render.board import focus_hex
+from pbem.render.hexmap import focus_hex
 from pbem.render.narrate import SKIP_KEYS
 from pbem.session import Game, Home
 

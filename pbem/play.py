@@ -36,7 +36,7 @@ from pbem.errors import (
 from pbem.grammar import Act, complete, hexes_of, names
 from pbem.naming import named, prompt_named
 from pbem.render import board_screen, fit_window
-from pbem.render.board import focus_hex
+from pbem.render.hexmap import focus_hex
 from pbem.render.narrate import (
     DecisionPrompt,
     KeyPoller,

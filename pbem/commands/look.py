@@ -117,7 +117,7 @@ def show_cmd(ctx: click.Context, game_ref: str, svg: Path | None, png: Path | No
         if center and not any(c.hex == center for c in view.cells):
             raise UsageError(f"no hex {center!r} on the map of {view.title}")
         if center is None and view.cells:
-            from pbem.render.board import focus_hex
+            from pbem.render.hexmap import focus_hex
 
             center = focus_hex(view, game.pending_actions())
         if browse and console.is_terminal:

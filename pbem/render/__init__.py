@@ -23,11 +23,10 @@ if TYPE_CHECKING:
         BoxesRenderable,
         Legend,
         StatusLine,
-        Window,
         board_screen,
-        fit_window,
     )
     from pbem.render.browse import browse
+    from pbem.render.hexmap import Window, fit_window
     from pbem.render.narrate import (
         DecisionPrompt,
         KeyPoller,
@@ -54,13 +53,13 @@ _WHERE = {
     "NarrationLine": "pbem.render.narrate",
     "ReplayResult": "pbem.render.narrate",
     "StatusLine": "pbem.render.board",
-    "Window": "pbem.render.board",
+    "Window": "pbem.render.hexmap",
     "board_png": "pbem.render.svg",
     "board_screen": "pbem.render.board",
     "board_svg": "pbem.render.svg",
     "browse": "pbem.render.browse",
     "console_theme": "pbem.render.theme",
-    "fit_window": "pbem.render.board",
+    "fit_window": "pbem.render.hexmap",
     "frames_from_records": "pbem.render.narrate",
     "narrate": "pbem.render.narrate",
     "replay": "pbem.render.narrate",

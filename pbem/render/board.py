@@ -32,26 +32,16 @@ from rich.text import Text
 
 from pbem.render import colors
 from pbem.render.hexmap import (
-    BRACKETS,
-    MARKER_ABBREVIATIONS,
-    RESERVED,
-    TERRAIN_GLYPHS,
-    ZOOMS,
     Geometry,
-    Stroke,
     Window,
     abbreviate_marker,
-    edge_glyph,
     edge_glyphs,
     edge_index,
-    fit_window,
-    focus_hex,
     is_shifted,
     line_glyph,
     neighbor,
     side_marks,
     stacks,
-    terrain_glyph,
     terrain_glyphs,
     top_piece,
     zoc_hexes,
@@ -59,15 +49,7 @@ from pbem.render.hexmap import (
 from pbem.render.theme import style as named_style
 from pbem.view import BoardView, Cell, Piece
 
-#: the board's names: its own, and those of :mod:`pbem.render.hexmap` callers import
-#: from here
-__all__ = [
-    "BRACKETS", "MARKER_ABBREVIATIONS", "RESERVED", "TERRAIN_GLYPHS", "ZOOMS",
-    "BoardRenderable", "BoxesRenderable", "Legend", "StatusLine", "Stroke", "Window",
-    "abbreviate_marker", "board_screen", "edge_glyph", "edge_glyphs", "fit_window",
-    "focus_hex", "line_glyph", "neighbor", "side_marks", "stacks", "terrain_glyph",
-    "terrain_glyphs", "top_piece", "zoc_hexes"
-]
+__all__ = ["BoardRenderable", "BoxesRenderable", "Legend", "StatusLine", "board_screen"]
 
 
 class _Canvas:

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
-from pbem.render.board import ZOOMS, Legend, Window, board_screen, fit_window
+from pbem.render.board import Legend, board_screen
+from pbem.render.hexmap import ZOOMS, Window, fit_window
 from pbem.render.theme import style as named_style
 from pbem.view import BoardView
 

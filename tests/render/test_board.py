@@ -10,16 +10,8 @@ import pytest
 from render_maps import GERMAN, RIVER, SOVIET, large_view, small_view
 from rich.console import Console
 
-from pbem.render.board import (
-    BoardRenderable,
-    Legend,
-    StatusLine,
-    Window,
-    abbreviate_marker,
-    board_screen,
-    fit_window,
-    neighbor,
-)
+from pbem.render.board import BoardRenderable, Legend, StatusLine, board_screen
+from pbem.render.hexmap import Window, abbreviate_marker, fit_window, neighbor
 from pbem.render.theme import console_theme
 from pbem.view import Layout, Piece
 
@@ -292,7 +284,7 @@ def test_a_river_drawn_through_hex_centers_reads_as_water() -> None:
 
 
 def test_terrain_without_glyphs_gets_letters_so_no_color_stays_readable() -> None:
-    from pbem.render.board import terrain_glyphs
+    from pbem.render.hexmap import terrain_glyphs
     from pbem.view import TerrainStyle
 
     # names the common table (TERRAIN_GLYPHS) does not know: the letters of their names
@@ -318,7 +310,7 @@ def test_one_glyph_per_terrain_whatever_the_engine_gave() -> None:
     """Issue 33: the same terrain reads the same on every engine's map, and never as a
     glyph the key gives to water: Mortain's hedgerow was '%' (the guide's lake), White
     Death's swamp '~' (its river), with colour as without."""
-    from pbem.render.board import terrain_glyphs
+    from pbem.render.hexmap import terrain_glyphs
     from pbem.view import TerrainStyle
 
     terrain = (TerrainStyle("clear", "#e8e0c0", "."), TerrainStyle("hedgerow", "#b8c890", "%"),
@@ -344,7 +336,7 @@ def test_the_key_says_a_shared_glyph_once() -> None:
 
 
 def test_hexside_feature_glyphs() -> None:
-    from pbem.render.board import edge_glyph, line_glyph
+    from pbem.render.hexmap import edge_glyph, line_glyph
 
     assert edge_glyph("major_river") == "~" and edge_glyph("minor_river") == "~"
     # issue 17 item 14: standing water is not drawn as a river

@@ -46,7 +46,7 @@ def test_a_counter_that_shows_only_factors_shows_its_id() -> None:
 def test_every_kind_of_water_has_its_own_glyph_and_the_key_says_which() -> None:
     """'~' meant lake, partial lake and river: each kind now reads apart on the map and
     in the key, and no two features of one map share a character."""
-    from pbem.render.board import edge_glyphs
+    from pbem.render.hexmap import edge_glyphs
 
     wd = get("white-death")
     view = wd.new_state("purkayev", wd.resolve_options({})).view("german")
@@ -81,7 +81,7 @@ def test_a_crowded_hex_and_the_boxes_give_every_id_a_player_types() -> None:
     below = text.split("in full:")[1]
     # every unit under the top of a stack in the window is named under the board
     from pbem.render import fit_window
-    from pbem.render.board import stacks
+    from pbem.render.hexmap import stacks
 
     window = fit_window(view, 100, 16, center="2424")
     crowded = [s for s in stacks(view).values() if len(s) > 1 and s[0].location in

@@ -10,8 +10,8 @@ import pytest
 from render_maps import large_view, small_view
 from rich.console import Console
 
-from pbem.render.board import Window
 from pbem.render.browse import BrowseState, browse, step, zoc_choices
+from pbem.render.hexmap import Window
 from pbem.render.narrate import KeyPoller
 
 

@@ -72,7 +72,7 @@ def test_a_counter_seen_in_the_frame_before_is_not_asked_of_the_table_again(
 
 def _stack_walk(view: BoardView, table: PieceTable) -> list[int]:
     """The frame's counters as found before: every location's stack made, then each."""
-    from pbem.render.board import stacks
+    from pbem.render.hexmap import stacks
 
     cells = {c.hex for c in view.cells}
     boxes = {b.name for b in view.boxes}

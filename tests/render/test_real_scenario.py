@@ -22,7 +22,8 @@ from rich.console import Console
 from pbem.engine import State
 from pbem.naming import named
 from pbem.render import colors
-from pbem.render.board import BoardRenderable, Window, board_screen, fit_window, stacks
+from pbem.render.board import BoardRenderable, board_screen
+from pbem.render.hexmap import Window, fit_window, stacks
 from pbem.render.narrate import counters_of, frames_from_records, replay
 from pbem.render.svg import board_svg, svg_geometry
 from pbem.view import BoardView
