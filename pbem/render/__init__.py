@@ -4,8 +4,10 @@ Game-agnostic by construction: nothing here imports an engine; everything is dra
 the :class:`~pbem.view.BoardView` a state gives for one side, and told from the
 :class:`~pbem.engine.Event` values its actions returned.
 
-* :mod:`pbem.render.board`: the board in the terminal (rich renderables), with windows
-  for maps larger than the screen, three zoom levels, a legend and a status line.
+* :mod:`pbem.render.hexmap`: the map's geometry, glyphs and windows (no rich): what every
+  drawing shares, windows for maps larger than the screen, three zoom levels.
+* :mod:`pbem.render.board`: the board in the terminal (rich renderables), a legend and a
+  status line.
 * :mod:`pbem.render.svg`: the whole board as a standalone SVG picture.
 * :mod:`pbem.render.browse`: pan and zoom a big map with keys.
 * :mod:`pbem.render.narrate`: narration for one side and the paced replay driver.

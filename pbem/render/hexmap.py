@@ -1,7 +1,8 @@
 """The board's characters, windows and geometry, for the terminal's board and the SVG
 picture alike: no rich, so a replay page (which draws no terminal board) loads none of
 rich's modules, about 150 M instructions of White Death's 'audit --html' (issue 35).
-:mod:`pbem.render.board` draws with them and keeps their names.
+:mod:`pbem.render.board` (the terminal), :mod:`pbem.render.svg` and the board server draw
+with them; import them from here.
 """
 
 from __future__ import annotations
