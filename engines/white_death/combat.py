@@ -88,6 +88,7 @@ def _lose(s: WDState, uid: str, n: int, why: str) -> None:
     h = u.loc
     n = min(n, u.strength)
     u.strength -= n
+    s._hex_changed(h)
     side = s.side_of(uid)
     s.pos.losses[side] += n
     if u.strength <= 0 or "intrinsic" in s.utype(uid).flags:

@@ -645,6 +645,7 @@ def do_deploy(s: WDState, a: Act) -> list[Event]:
     u = s.pos.units[a.text("unit")]
     u.spent += MP_TICKS  # one MP
     u.deployed = True
+    s._hex_changed(u.loc)
     return [Event(f"{a.text('unit')} deploys", "info", visible_to=(s.pos.phasing,),
                   rule="Rule 6.B.2")]
 
@@ -689,6 +690,7 @@ def do_entrain(s: WDState, a: Act) -> list[Event]:
     u.spent += MP_TICKS  # one MP
     u.entrained = True
     u.deployed = False
+    s._hex_changed(u.loc)
     s.pos.rail_used[s.pos.phasing] += u.strength
     return [Event(f"{a.text('unit')} entrains at {u.loc}", "move", visible_to=(s.pos.phasing,),
                   rule="Rule 8")]

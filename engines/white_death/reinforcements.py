@@ -223,14 +223,18 @@ def check_refit(s: WDState, a: Act) -> None:
 
 
 def do_replace(s: WDState, a: Act) -> list[Event]:
-    s.pos.units[a.text("unit")].strength += 1
+    u = s.pos.units[a.text("unit")]
+    u.strength += 1
+    s._hex_changed(u.loc)
     s.pos.repl[s.pos.phasing] -= 1
     return [Event(f"{a.text('unit')} receives a replacement point", "info",
                   visible_to=(s.pos.phasing,), rule="Rule 18")]
 
 
 def do_repair(s: WDState, a: Act) -> list[Event]:
-    s.pos.units[a.text("unit")].strength += 1
+    u = s.pos.units[a.text("unit")]
+    u.strength += 1
+    s._hex_changed(u.loc)
     s.pos.repaired[s.pos.phasing] = True
     return [Event(f"{a.text('unit')} repairs one strength point", "info",
                   visible_to=(s.pos.phasing,),

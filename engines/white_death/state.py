@@ -169,6 +169,12 @@ class WDState(StepState[Position]):
         self._listing: dict[str, Listed] = {}
         #: the phase's token (``_phase_key``) the listing was made under
         self._listing_phase: int | None = None
+        #: the board last drawn (:meth:`_view`), and the map hexes whose counters may have
+        #: changed since (:meth:`_hex_changed`, ``_put``): None, unknown (nothing drawn
+        #: yet, units changed hex outside ``_put``, the position changed from outside the
+        #: rules: :meth:`_moved`), and the next board is drawn whole
+        self._drawn = view.Drawn()
+        self._touched: set[str] | None = None
         # map-derived facts live in the catalog: a clone shares them (issue 13)
         self._static: dict[Any, Any] = cat.static
         #: the catalog's map and charts (shared by every clone: it holds no position)
@@ -224,6 +230,8 @@ class WDState(StepState[Position]):
         new._neartok = {}
         new._stack = {}
         new._listing = {}
+        new._drawn = view.Drawn()
+        new._touched = None
         new.forget_options()
         return new
 
@@ -356,6 +364,7 @@ class WDState(StepState[Position]):
         self._neartok.clear()
         self._stack.clear()
         self._listing.clear()
+        self._touched = None
         self.forget_options()
 
     def position_changed(self) -> None:
@@ -369,6 +378,7 @@ class WDState(StepState[Position]):
         self.forget_options()
 
     def _relocated(self) -> None:
+        self._touched = None
         self.forget_options()
         self._pcache.clear()
         self._foe = {"soviet": {}, "german": {}}
@@ -399,9 +409,20 @@ class WDState(StepState[Position]):
 
     # ------------------------------------------------------------------ position
 
+    def _hex_changed(self, h: str) -> None:
+        """The counters drawn in ``h`` may have changed (a unit's strength or deployment,
+        Rules 6.B.2 and 9.C): the next board draws it again (every rule that changes them
+        says so here; units that change hex, ``_put`` or :meth:`_relocated`)."""
+        if self._touched is not None:
+            self._touched.add(h)
+
     def _put(self, uid: str, h: str) -> None:
         u = self.pos.units[uid]
         was = u.loc
+        touched = self._touched
+        if touched is not None:  # the unit's place in the stacking order too (Rule 4)
+            touched.add(was)
+            touched.add(h)
         self.pos.seq += 1
         u.loc = h
         u.seq = self.pos.seq
@@ -627,11 +648,14 @@ class WDState(StepState[Position]):
         # the phase found once for the status line and the board (a walk of the step
         # stack each; a replay page draws a view after each of its 1,160 actions)
         phase = self.phase
+        # the hexes changed since the last board, and a log started afresh for the next
+        drawn, changed, self._touched = self._drawn, self._touched, set()
         return view.board(self.pos, self.cat, side, title=f"White Death: {self.sc.title}",
                           status=view.status_line(self.pos, self.last_turn, phase, side),
                           phase=phase,
                           stacks=self._by_hex(), udef=self.udef,
-                          zoc=ezoc(self, side) if side is not None else ())
+                          zoc=ezoc(self, side) if side is not None else (),
+                          drawn=drawn, changed=changed)
 
     def parse_action(self, text: str) -> Action:
         return parse(text)

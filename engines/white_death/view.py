@@ -8,8 +8,11 @@ Functions of the position, the catalog and the side that looks, not methods of t
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import partial
+from itertools import chain
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -231,9 +234,96 @@ def _memo(cat: Catalog, name: str, limit: int) -> Memo[Any, Any]:
 _BOARD_VIEW: type[BoardView] | None = None
 
 
+def _stack(find: Callable[[Any], tuple[Piece, ...] | None], kept: Memo[Any, Any],
+           pos: Position, h: str, uids: Sequence[str], side: str | None, shown: bool,
+           bunker: int, udef: Callable[[str], UnitDef]) -> tuple[Piece, ...]:
+    """The counters of hex ``h`` (:func:`_hex_pieces`), kept in ``kept`` (``find`` its
+    look-up, bound once per board) under all they read."""
+    units = pos.units
+    if len(uids) == 1:
+        # most hexes hold one unit: its key is flat (seven items, never the six of a
+        # stack's), made without a list of each unit's strength: building, hashing and
+        # comparing the nested key of each of ~60 hexes was most of the view a click's
+        # redraw draws (issue 35 item 4)
+        x = uids[0]
+        u = units[x]
+        key: tuple[Any, ...] = (h, side, shown, bunker, x, u.strength, u.deployed)
+    else:
+        key = (h, side, shown, bunker, tuple(uids),
+               tuple([(units[x].strength, units[x].deployed) for x in uids]))
+    # a hex as the last view drew it is found without making its maker: a partial of
+    # seven arguments for each of ~60 hexes, most of them unchanged, was an eighth of the
+    # view a click's redraw draws (issue 35 item 4)
+    found = find(key)
+    if found is None:
+        found = kept.keep(key, _hex_pieces(pos, h, uids, side, shown, bunker, udef))
+    return found
+
+
+def _draw(pos: Position, side: str | None, stacks: Mapping[str, Sequence[str]],
+          udef: Callable[[str], UnitDef], drawn: Drawn | None, revealed: set[str],
+          bunkers: dict[str, int], kept: Memo[Any, Any]) -> tuple[Piece, ...]:
+    """Every hex's counters, in the board's order (``drawn`` made of them)."""
+    find = kept.find
+    hexes: dict[str, tuple[Piece, ...]] = {}
+    # the hexes sorted alone, not their (hex, units) pairs: each comparison of two pairs
+    # compared their hexes through the pairs' own comparison
+    order = sorted(stacks)
+    for h in order:
+        hexes[h] = _stack(find, kept, pos, h, stacks[h], side, h in revealed,
+                          bunkers.get(h, 0), udef)
+    pieces = tuple(chain.from_iterable(hexes.values()))
+    if drawn is not None:
+        drawn.hexes, drawn.order, drawn.pieces = hexes, order, pieces
+    return pieces
+
+
+def _redraw(pos: Position, side: str | None, stacks: Mapping[str, Sequence[str]],
+            udef: Callable[[str], UnitDef], drawn: Drawn, changed: AbstractSet[str],
+            revealed: set[str], bunkers: dict[str, int], kept: Memo[Any, Any]) -> None:
+    """``drawn`` brought up to the position: the ``changed`` hexes drawn again (a hex
+    emptied dropped, one newly occupied put in its place in the board's order), the
+    others' counters kept as they are."""
+    hexes, order, find = drawn.hexes, drawn.order, kept.find
+    for h in changed:
+        uids = stacks.get(h)
+        if uids is not None:
+            if h not in hexes:
+                insort(order, h)
+            hexes[h] = _stack(find, kept, pos, h, uids, side, h in revealed,
+                              bunkers.get(h, 0), udef)
+        elif h in hexes:
+            del hexes[h]
+            order.remove(h)
+    drawn.pieces = tuple(chain.from_iterable(map(hexes.__getitem__, order)))
+
+
+class Drawn:
+    """The counters of the board last drawn for one state (:func:`board`), hex by hex,
+    for drawing its next view from the hexes the position changed since: a replay page
+    draws a view after each action, and walking the ~60 occupied hexes of the map for
+    each of a White Death campaign's 5,600 views, an action changing one or two of them,
+    was most of its board's cost (issue 35).  Held by the state beside the hexes changed
+    since (``WDState._drawn``, ``_touched``), never part of the position."""
+
+    __slots__ = ("bunkers", "hexes", "order", "pieces", "revealed", "side")
+
+    def __init__(self) -> None:
+        #: the viewer it was drawn for
+        self.side: str | None = None
+        self.revealed: set[str] = set()
+        self.bunkers: dict[str, int] = {}
+        #: each occupied hex's counters, and the hexes in the board's (sorted) order
+        self.hexes: dict[str, tuple[Piece, ...]] = {}
+        self.order: list[str] = []
+        #: every hex's counters in that order: the view's pieces
+        self.pieces: tuple[Piece, ...] = ()
+
+
 def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: str,
           phase: str, stacks: Mapping[str, Sequence[str]], udef: Callable[[str], UnitDef],
-          zoc: Iterable[str]) -> BoardView:
+          zoc: Iterable[str], drawn: Drawn | None = None,
+          changed: AbstractSet[str] | None = None) -> BoardView:
     """The board as ``side`` may see it (Rule 4.C), drawn by the kit's builder: ``stacks``
     the units in each hex in stacking order, ``udef`` a unit's data (an intrinsic
     garrison's too), ``zoc`` the hexes in the enemy's ZOC (Rule 3; shown to ``side``).
@@ -244,6 +334,12 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     strength and deployment; a unit's data is fixed by its id), the map's parts and lines
     are made once, and the enemy's ZOC, a set the rules keep per enemy position, is
     sorted once per set (issue 35: the view was most of the page's and the click's cost).
+
+    ``drawn``: the board last drawn of this position, updated to this one; with
+    ``changed``, every hex whose units, their order, strength or deployment changed
+    since (a bunker's strength and the revealed hexes are compared here), only those
+    hexes are drawn again, if it was drawn for ``side``.  ``changed`` None (nothing
+    drawn, or the position changed beyond the hexes named): every hex is.
     """
     # 'legal', 'act' and 'receive' draw no board: the view's classes and the kit's board
     # builder load with the first one drawn (issue 35: pbem.view and hexkit.board ~10 M),
@@ -260,38 +356,21 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
     for b in pos.bunkers:
         if b.strength > bunkers.get(b.hex, 0):
             bunkers[b.hex] = b.strength
-    units = pos.units
-    kept = _memo(cat, "view-hexes", 16384)
-    pieces: list[Piece] = []
-    # the memo's look-up and the list's extend bound once, not looked up for each of ~60
-    # hexes, and a hex looked for among the revealed ones only when some are (an
-    # assault's): a click's redraw draws this view (issue 35 item 4)
-    find, extend = kept.find, pieces.extend
-    bunker_of = bunkers.get if bunkers else None
-    # the hexes sorted alone, not their (hex, units) pairs: each comparison of two pairs
-    # compared their hexes through the pairs' own comparison
-    for h in sorted(stacks):
-        uids = stacks[h]
-        shown = h in revealed if revealed else False
-        bunker = bunker_of(h, 0) if bunker_of is not None else 0
-        if len(uids) == 1:
-            # most hexes hold one unit: its key is flat (seven items, never the six of a
-            # stack's), made without a list of each unit's strength: building, hashing
-            # and comparing the nested key of each of ~60 hexes was most of the view a
-            # click's redraw draws (issue 35 item 4)
-            x = uids[0]
-            u = units[x]
-            key: tuple[Any, ...] = (h, side, shown, bunker, x, u.strength, u.deployed)
-        else:
-            key = (h, side, shown, bunker, tuple(uids),
-                   tuple([(units[x].strength, units[x].deployed) for x in uids]))
-        # a hex as the last view drew it is found without making its maker: a partial of
-        # seven arguments for each of ~60 hexes, most of them unchanged, was an eighth of
-        # the view a click's redraw draws (issue 35 item 4)
-        found = find(key)
-        if found is None:
-            found = kept.keep(key, _hex_pieces(pos, h, uids, side, shown, bunker, udef))
-        extend(found)
+    if drawn is not None and changed is not None and drawn.side == side:
+        if revealed != drawn.revealed or bunkers != drawn.bunkers:
+            was = drawn.bunkers
+            changed = {*changed, *(revealed ^ drawn.revealed),
+                       *(h for h in was.keys() | bunkers.keys()
+                         if was.get(h, 0) != bunkers.get(h, 0))}
+        if changed:
+            _redraw(pos, side, stacks, udef, drawn, changed, revealed, bunkers,
+                    _memo(cat, "view-hexes", 16384))
+        pieces: tuple[Piece, ...] = drawn.pieces
+    else:
+        pieces = _draw(pos, side, stacks, udef, drawn, revealed, bunkers,
+                       _memo(cat, "view-hexes", 16384))
+    if drawn is not None:
+        drawn.side, drawn.revealed, drawn.bunkers = side, revealed, bunkers
     overlays: tuple[tuple[str, tuple[str, ...]], ...] = ()
     if side is not None:
         # the rules hand the same read-only ZOC (a side's, kept per placement of its
@@ -320,5 +399,5 @@ def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: 
                                               lambda: mapped.ids)
     return view_class.deferred(
         makers[1], hexes=makers[2], title=title, side=side,
-        pieces=tuple(pieces), status=status, highlights=tuple(sorted(pos.assaults)),
+        pieces=pieces, status=status, highlights=tuple(sorted(pos.assaults)),
         overlays=overlays)

@@ -184,6 +184,7 @@ def test_a_lone_unit_is_kept_under_a_flat_key() -> None:
     side = state.pos.phasing
     state.view(side)  # the catalog's memo made, then emptied: only this view's keys
     state.cat.static["view-hexes"].clear()
+    state._moved()  # the board drawn whole again (test_view_redrawn.py), every hex looked up
     state.view(side)
     kept = state.cat.static["view-hexes"]._found
     lone = {h for h, uids in state._by_hex().items() if len(uids) == 1}
