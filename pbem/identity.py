@@ -29,22 +29,16 @@ import sys
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-from cryptography.exceptions import InvalidSignature
-
-# cryptography's serialization (PEM, PKCS8, the ciphers behind them) is imported where a
-# key file is written or read: a command that only verifies signatures does not pay for
-# it (issue 19)
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
 
 from pbem import portable
 from pbem.atomic import write_atomic
 from pbem.errors import FormatError, KeyStoreError, SignatureError
 from pbem.sha import sha256
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 __all__ = [
     "Card",
@@ -56,6 +50,41 @@ __all__ = [
     "passphrase_from_env",
     "verify",
 ]
+
+
+
+def _key_functions() -> Any:
+    """cryptography's three Ed25519 key makers (``generate_key``, ``from_private_bytes``,
+    ``from_public_bytes``), asked of its Rust binding, which makes the keys.
+
+    Its public module (``hazmat.primitives.asymmetric.ed25519``) is those functions
+    behind abstract classes, and importing it imports serialization's, hashes' and
+    utils' classes with it: about 8 M instructions of every command that signs or checks
+    a signature, some 2.5% of a turn command (issue 35).  The keys are the same objects
+    either way (the public classes are the binding's, registered).  Serialization, the
+    public classes and ``InvalidSignature`` are imported where a key file is written or
+    read, or a signature fails.  A cryptography whose binding is laid out otherwise is
+    asked through the public classes."""
+    try:
+        from cryptography.hazmat.bindings._rust import openssl
+
+        binding: Any = openssl.ed25519
+        if all(hasattr(binding, name) for name in (
+                "generate_key", "from_private_bytes", "from_public_bytes")):
+            return binding
+    except ImportError:
+        pass
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
+
+    return SimpleNamespace(generate_key=Ed25519PrivateKey.generate,
+                           from_private_bytes=Ed25519PrivateKey.from_private_bytes,
+                           from_public_bytes=Ed25519PublicKey.from_public_bytes)
+
+
+_ED25519 = _key_functions()
 
 KEY_SIZE = 32
 SIGNATURE_SIZE = 64
@@ -96,7 +125,8 @@ def _plain_pkcs8(pem: bytes) -> Ed25519PrivateKey | None:
     der = value.to_bytes(48, "big")
     if not der.startswith(_PKCS8_ED25519):
         return None
-    return Ed25519PrivateKey.from_private_bytes(der[len(_PKCS8_ED25519):])
+    private: Ed25519PrivateKey = _ED25519.from_private_bytes(der[len(_PKCS8_ED25519):])
+    return private
 
 
 # --- where things live -------------------------------------------------------------------
@@ -206,8 +236,12 @@ def verify(key: bytes, message: bytes, signature: bytes) -> None:
         seen = (key, signature)
         if _verified.get(seen) == message:
             return
-        Ed25519PublicKey.from_public_bytes(key).verify(signature, message)
-    except (SignatureError, InvalidSignature, ValueError, TypeError):
+        _ED25519.from_public_bytes(key).verify(signature, message)
+    except Exception as exc:
+        from cryptography.exceptions import InvalidSignature
+
+        if not isinstance(exc, SignatureError | InvalidSignature | ValueError | TypeError):
+            raise
         raise SignatureError("signature does not verify") from None
     _remember(seen, message)
 
@@ -365,14 +399,14 @@ class Identity:
     @staticmethod
     def generate(name: str, email: str = "") -> Identity:
         """A fresh key pair from the operating system's random source."""
-        private = Ed25519PrivateKey.generate()
+        private: Ed25519PrivateKey = _ED25519.generate_key()
         key = private.public_key().public_bytes_raw()
         return Identity(private, Card.from_data({"name": name, "email": email, "key": key}))
 
     @staticmethod
     def from_secret(secret: bytes, name: str, email: str = "") -> Identity:
         """An identity from a 32-byte raw private key (tests inject fixed keys this way)."""
-        private = Ed25519PrivateKey.from_private_bytes(secret)
+        private: Ed25519PrivateKey = _ED25519.from_private_bytes(secret)
         key = private.public_key().public_bytes_raw()
         return Identity(private, Card.from_data({"name": name, "email": email, "key": key}))
 
@@ -485,7 +519,8 @@ class KeyStore:
                 "the key is protected by a passphrase; give it (or set PBEM_PASSPHRASE)",
                 path=path,
             )
-        private: object = _plain_pkcs8(pem) if not encrypted else None
+        private: Any = _plain_pkcs8(pem) if not encrypted else None
+        plain = private is not None
         try:
             if private is None:
                 from cryptography.hazmat.primitives import serialization
@@ -499,8 +534,11 @@ class KeyStore:
             raise KeyStoreError("not a valid private key file", path=path) from None
         except Exception as exc:  # TypeError, UnsupportedAlgorithm: not a key we can use
             raise KeyStoreError(f"cannot load the key ({exc})", path=path) from None
-        if not isinstance(private, Ed25519PrivateKey):
-            raise KeyStoreError("the key is not an Ed25519 key", path=path)
+        if not plain:  # a key _plain_pkcs8 read is an Ed25519 key; PEM's may be any
+            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+            if not isinstance(private, Ed25519PrivateKey):
+                raise KeyStoreError("the key is not an Ed25519 key", path=path)
         card = self.card()
         if private.public_key().public_bytes_raw() != card.key:
             raise KeyStoreError(

@@ -354,9 +354,23 @@ class HexMap(Shared):
         # a hex of the map is its column's digits and then its row's (what parse reads)
         col, row = int(h[:cd]), int(h[cd:])
         most_col, most_row = 10 ** cd, 10 ** rd
-        written = numbering.format
         out: list[HexId] = []
-        for dc, dr in _OFFSETS[(self.grid.parity, col & 1)]:
+        offsets = _OFFSETS[(self.grid.parity, col & 1)]
+        texts = numbering._texts
+        if texts is not None:
+            # the digits' tables read here, not through Numbering.format's call for each
+            # of the six: half of a neighbour list's cost, which a search that meets a
+            # few hundred hexes before the map's tables exist pays each (issue 35)
+            cols, rows = texts
+            for dc, dr in offsets:
+                c, r = col + dc, row + dr
+                if 0 <= c < most_col and 0 <= r < most_row:
+                    n = cols[c] + rows[r]
+                    if n in terrain:
+                        out.append(n)
+            return out
+        written = numbering.format
+        for dc, dr in offsets:
             c, r = col + dc, row + dr
             if 0 <= c < most_col and 0 <= r < most_row:
                 n = written(c, r)

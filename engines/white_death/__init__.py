@@ -106,18 +106,27 @@ class WhiteDeath(Engine):
 
     def scenarios(self) -> list[ScenarioInfo]:
         data = self._data()
-        out = []
-        common = [t for t in data.files if t.name in (
-            "map.toml", "tables.toml", "units.toml", "schedule.toml")]
-        for sid in sorted(data.scenarios, key=lambda s: (ORDER.index(s) if s in ORDER else 99, s)):
-            doc = data.scenario(sid)
-            sc = doc.get_table("scenario")
-            files = tuple(common) + tuple(t for t in data.files if t.name == doc.name.rsplit(
-                "/", 1)[-1])
-            t = sc.get("turns", [1, 1])
-            out.append(ScenarioInfo(sid, sc["title"], f"turns {t[0]}-{t[1]}", files,
-                                    (int(t[0]), int(t[1]))))
-        return out
+        return [self._info(data, sid) for sid in sorted(
+            data.scenarios, key=lambda s: (ORDER.index(s) if s in ORDER else 99, s))]
+
+    def scenario(self, scenario_id: str) -> ScenarioInfo:
+        # the one asked for alone: every game load asks its own (the invite's files,
+        # pbem.engine.Engine.scenario_files), not the other five (issue 35)
+        data = self._data()
+        if scenario_id in data.scenarios:
+            return self._info(data, scenario_id)
+        return super().scenario(scenario_id)  # its refusal, naming the scenarios there are
+
+    @staticmethod
+    def _info(data: ScenarioSet, sid: str) -> ScenarioInfo:
+        doc = data.scenario(sid)
+        sc = doc.get_table("scenario")
+        files = tuple(t for t in data.files if t.name in (
+            "map.toml", "tables.toml", "units.toml", "schedule.toml")) + tuple(
+            t for t in data.files if t.name == doc.name.rsplit("/", 1)[-1])
+        t = sc.get("turns", [1, 1])
+        return ScenarioInfo(sid, sc["title"], f"turns {t[0]}-{t[1]}", files,
+                            (int(t[0]), int(t[1])))
 
     def check_scenarios(self) -> list[str]:
         """Every scenario loads, and the places and areas the manual names are on the map.

@@ -199,63 +199,107 @@ class _Traces:
     hex: whether a hex is joined to a friendly edge through hexes free of enemy units and
     their ZOCs. The whole flood from the edges meets some 1,500 hexes of a 1,700-hex map
     (about 1.3 ms) to answer the few units a decision asks of; a search from the hex asked
-    stops at the first edge hex it meets (tens of hexes), and every hex it met is then
-    known joined (or, when it ran out, known cut off: its whole free area was met), so
-    the next search stops as soon as it meets one of them. The same answers as the flood
-    (``test_fast_paths``), since both are whether the hex's free area holds an edge hex."""
+    stops at the first edge hex it meets, and every hex it met is then known joined (or,
+    when it ran out, known cut off: its whole free area was met), so the next search
+    stops as soon as it meets one of them. The same answers as the flood
+    (``test_fast_paths``), since both are whether the hex's free area holds an edge hex.
 
-    __slots__ = ("_adjacency", "_blocked", "_cut", "_edge", "_index", "_joined", "art")
+    The search goes by the hexes' ids and their neighbours as :meth:`Terrain.nbrs` keeps
+    them, the hex nearest a friendly map border first (:func:`_edge_guide`): a search
+    that wandered depth first met some 400 hexes, and the map's index and neighbour
+    table it read were made whole for it, 3.8 M instructions of a command whose only use
+    of them was this trace (a fire's isolation check, a received file's; issue 35).
+    The order changes which hexes are met, never the answer."""
+
+    __slots__ = ("_blocked", "_cut", "_edge", "_guide", "_joined", "_nbrs", "art")
 
     def __init__(self, s: WDState, side: str) -> None:
-        m = s.map
-        index = m.index
-        self._index = index
-        self._adjacency = m.adjacency
-        self._blocked = frozenset(index[h] for h in _blocked(enemy_facts(s, side), side))
-        self._edge = _edge_indices(s, side)
-        self._joined: set[int] = set()
-        self._cut: set[int] = set()
+        self._nbrs = s.ter.nbrs
+        self._blocked = _blocked(enemy_facts(s, side), side)
+        self._edge = s.ter.edge_hexes(side)
+        self._guide = _edge_guide(s, side)
+        self._joined: set[str] = set()
+        self._cut: set[str] = set()
         #: Rule 15.B's answers by hex (:func:`art_supplied_at`): a barrage listing asks
         #: each artillery unit's once per target
         self.art: dict[str, bool] = {}
 
     def reaches(self, h: str) -> bool:
         """Whether ``h`` is free and joined to a friendly edge (the flood's hexes)."""
-        i = self._index[h]
         blocked, joined, cut = self._blocked, self._joined, self._cut
-        if i in blocked:
+        if h in blocked:
             return False
-        if i in joined:
+        if h in joined:
             return True
-        if i in cut:
+        if h in cut:
             return False
-        edge, adjacency = self._edge, self._adjacency
-        met = {i}
-        todo = [i]
-        pop, push, add = todo.pop, todo.append, met.add
+        # loaded with the first search, not with the rules: pricing an advance (Rule 9.D)
+        # needs none (test_engine_imports)
+        from heapq import heappop, heappush
+
+        edge, nbrs, guide = self._edge, self._nbrs, self._guide
+        met = {h}
+        # (how far from a friendly border, the hex): ids are unique, so no two are equal
+        todo = [(guide(h), h)]
+        add = met.add
         while todo:
-            j = pop()
+            _, j = heappop(todo)
             if j in edge or j in joined:
                 joined.update(met)
                 return True
             if j in cut:  # its free area holds no edge hex: nor does this one, the same
                 cut.update(met)
                 return False
-            for k in adjacency[j]:
+            for k in nbrs(j):
                 if k not in met and k not in blocked:
                     add(k)
-                    push(k)
+                    heappush(todo, (guide(k), k))
         cut.update(met)
         return False
 
 
-def _edge_indices(s: WDState, side: str) -> frozenset[int]:
-    key = ("edge-indices", side)
+def _edge_guide(s: WDState, side: str) -> Callable[[str], int]:
+    """How many columns or rows a hex is from the nearest stretch of map border that holds
+    ``side``'s friendly edge hexes (each border's stretch from its first such hex to its
+    last): the order :class:`_Traces` searches in, kept per map and side."""
+    key = ("edge-guide", side)
     got = s._static.get(key)
     if got is None:
-        index = s.map.index
-        got = s._static[key] = frozenset(index[h] for h in s.ter.edge_hexes(side))
-    out: frozenset[int] = got
+        grid = s.map.grid
+        (c0, c1), (r0, r1) = grid.cols, grid.rows
+        digits = grid.numbering.col_digits
+        # by border: the rows (west, east) or columns (north, south) of its edge hexes
+        west: list[int] = []
+        east: list[int] = []
+        north: list[int] = []
+        south: list[int] = []
+        for h in s.ter.edge_hexes(side):
+            c, r = int(h[:digits]), int(h[digits:])
+            if c == c0:
+                west.append(r)
+            elif c == c1:
+                east.append(r)
+            if r == r0:
+                north.append(c)
+            elif r == r1:
+                south.append(c)
+        # (the column or row read, the border's, the other one read, its stretch's ends)
+        stretches = tuple((axis, line, min(along), max(along)) for axis, line, along in (
+            (0, c0, west), (0, c1, east), (1, r0, north), (1, r1, south)) if along)
+
+        def guide(h: str) -> int:
+            at = (int(h[:digits]), int(h[digits:]))
+            best = 0x7FFFFFFF
+            for axis, line, lo, hi in stretches:
+                across, along = at[axis], at[1 - axis]
+                far = (across - line if across > line else line - across) + (
+                    lo - along if along < lo else along - hi if along > hi else 0)
+                if far < best:
+                    best = far
+            return best
+
+        got = s._static[key] = guide
+    out: Callable[[str], int] = got
     return out
 
 
@@ -304,22 +348,21 @@ def art_supplied_at(s: WDState, side: str, h: str) -> bool:
     return got
 
 
-def _art_search(s: WDState, side: str, h: str, blocked: frozenset[int]) -> bool:
+def _art_search(s: WDState, side: str, h: str, blocked: frozenset[str]) -> bool:
     roads = enemy_facts(s, side).flood(side, supply_roads(s))
     if h in roads:
         return True
-    m = s.map
-    index, ids, adjacency = m.index, m.ids, m.adjacency
-    ring = [i for i in adjacency[index[h]] if i not in blocked]
+    nbrs = s.ter.nbrs
+    ring = [n for n in nbrs(h) if n not in blocked]
     met = set(ring)
     for step in range(7):  # the free hexes next to h (step 0), then six steps on
-        if any(ids[i] in roads for i in ring):
+        if any(n in roads for n in ring):
             return True
         if step == 6 or not ring:
             return False
         nxt = []
-        for i in ring:
-            for k in adjacency[i]:
+        for n in ring:
+            for k in nbrs(n):
                 if k not in met and k not in blocked:
                     met.add(k)
                     nxt.append(k)

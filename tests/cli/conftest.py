@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 import pbem.identity as identity_module
 from pbem.cli import main
@@ -66,16 +65,19 @@ def count_signature_checks(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list
     public keys each check was made with (and forgets the checks already made)."""
     def start() -> list[bytes]:
         checks: list[bytes] = []
-        # the class pbem.identity verifies with (not re-exported: it is patched there)
-        real_key = Ed25519PublicKey
+        # the key makers pbem.identity verifies with (not re-exported: patched there)
+        real = identity_module._ED25519
 
         class CountingKey:
+            generate_key = staticmethod(real.generate_key)
+            from_private_bytes = staticmethod(real.from_private_bytes)
+
             @staticmethod
             def from_public_bytes(key: bytes) -> Any:
                 checks.append(key)
-                return real_key.from_public_bytes(key)
+                return real.from_public_bytes(key)
 
-        monkeypatch.setattr(identity_module, "Ed25519PublicKey", CountingKey)
+        monkeypatch.setattr(identity_module, "_ED25519", CountingKey)
         monkeypatch.setattr(identity_module, "_verified", {})
         return checks
 

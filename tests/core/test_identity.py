@@ -541,7 +541,12 @@ def test_damaged_contacts_file_named(tmp_path: Path) -> None:
 
 
 class _CountingKey:
+    """pbem.identity's key makers (``_ED25519``), counting the public keys made: one a
+    signature checked."""
+
     calls = 0
+    generate_key = staticmethod(Ed25519PrivateKey.generate)
+    from_private_bytes = staticmethod(Ed25519PrivateKey.from_private_bytes)
 
     @classmethod
     def from_public_bytes(cls, key: bytes) -> Ed25519PublicKey:
@@ -553,7 +558,7 @@ def test_a_verified_signature_is_not_verified_again(monkeypatch: pytest.MonkeyPa
     import pbem.identity as identity_module
 
     monkeypatch.setattr(identity_module, "_verified", {})
-    monkeypatch.setattr(identity_module, "Ed25519PublicKey", _CountingKey)
+    monkeypatch.setattr(identity_module, "_ED25519", _CountingKey)
     _CountingKey.calls = 0
     me = Identity.from_secret(b"\x05" * 32, "Cache")
     message = b"pbem/v1/turn\0" + b"x" * 1000
@@ -776,7 +781,7 @@ def test_a_verification_is_remembered_by_the_message_itself_not_its_hash(
 
     monkeypatch.setattr(identity_module, "_verified", {})
     monkeypatch.setattr(identity_module, "sha256", None)  # any hash here would fail
-    monkeypatch.setattr(identity_module, "Ed25519PublicKey", _CountingKey)
+    monkeypatch.setattr(identity_module, "_ED25519", _CountingKey)
     _CountingKey.calls = 0
     me = Identity.from_secret(b"\x07" * 32, "Bytes")
     message = b"pbem/v1/save\0" + b"s" * 8000
@@ -875,3 +880,29 @@ def test_the_point_check_agrees_with_rfc_8032_decoding_and_eight_p() -> None:
         answers[want] = answers.get(want, 0) + 1
     # every answer is given, many times
     assert len(answers) == 3 and min(answers.values()) >= 20, answers
+
+
+def test_keys_sign_alike_through_the_binding_or_the_public_classes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """pbem makes its keys through cryptography's Rust binding (issue 35: its public
+    module's imports were 8 M instructions of every signing command); a cryptography laid
+    out otherwise is asked through the public classes, and a key signs and verifies the
+    same either way."""
+    monkeypatch.setitem(sys.modules, "cryptography.hazmat.bindings._rust", None)
+    public = identity_module._key_functions()
+    monkeypatch.undo()
+    binding = identity_module._key_functions()
+    assert public is not binding
+    secret = bytes(range(32))
+    a, b = public.from_private_bytes(secret), binding.from_private_bytes(secret)
+    key = a.public_key().public_bytes_raw()
+    assert key == b.public_key().public_bytes_raw()
+    assert a.sign(b"turn") == b.sign(b"turn")
+    public.from_public_bytes(key).verify(b.sign(b"turn"), b"turn")
+    binding.from_public_bytes(key).verify(a.sign(b"turn"), b"turn")
+    assert isinstance(public.generate_key(), Ed25519PrivateKey)
+    assert isinstance(binding.generate_key(), Ed25519PrivateKey)
+    assert isinstance(binding.from_public_bytes(key), Ed25519PublicKey)
+    verify(key, b"turn", a.sign(b"turn"))
+    with pytest.raises(SignatureError):
+        verify(key, b"other", a.sign(b"turn"))
