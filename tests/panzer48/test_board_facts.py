@@ -4,6 +4,8 @@ snapshot holds none of it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engines.hexkit.facts import ALL_EXERT, BoardFacts, ZocRule
@@ -133,3 +135,35 @@ def test_a_step_remakes_the_placement_of_the_units_that_moved_alone() -> None:
     assert after.placed("110PG/I") != before.placed("110PG/I")
     fresh = BoardFacts(s.d.map, after.placement)
     assert fresh.stacks() == after.stacks() and fresh.placement == after.placement
+
+
+def test_the_facts_after_a_move_are_the_facts_of_the_new_placement() -> None:
+    """Issue 35: after a step of a move, a loss or a retreat the facts are the facts kept
+    with the changed units changed, everyone's and each side's stacks carried over
+    (BoardFacts.changed): along a seeded playout of the first day, at every decision,
+    they are what facts made from every unit's place give, and so are the stacks."""
+    from pbem.testing import Chooser, decisions
+
+    made: list[BoardFacts] = []
+    changed = BoardFacts.changed
+
+    def counted(self: BoardFacts, *args: Any) -> BoardFacts:
+        out = changed(self, *args)
+        made.append(out)
+        return out
+
+    carried = 0
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(BoardFacts, "changed", counted)
+        game = ENGINE.new_state("first-day")
+        for s in decisions(game, Chooser("p48facts/1"), 600):
+            assert isinstance(s, P48State)
+            f = s.facts()
+            fresh = BoardFacts(s.d.map, f.placement)
+            placed = [(u, x.hex, s.d.units[u].side, (s.steps_of(u), x.retreated))
+                      for u, x in s.pos.units.items() if x.where == "map" and x.hex]
+            assert list(f.placement) == sorted(placed)
+            carried += ("stacks", None) in f._found and any(f is c for c in made[-3:])
+            for side in (None, "soviet", "german"):
+                assert list(f.stacks(side).items()) == list(fresh.stacks(side).items())
+    assert carried > 50 and len(made) > 100, (carried, len(made))
