@@ -217,12 +217,15 @@ class BoardFacts(Shared):
         out.placement = tuple(by_unit.values())
         out._by_unit = MappingProxyType(by_unit)
         out._found = {}
+        # everyone's stacks too (48th Panzer Korps' control, 10, reads them after every
+        # step of a move); everyone's units are the placement itself, never kept
         for key in [k for k in self._found if isinstance(k, tuple) and len(k) == 2
-                    and k[0] in ("units", "stacks") and k[1] is not None]:
+                    and (k[0] == "stacks" or (k[0] == "units" and k[1] is not None))]:
             side = key[1]
-            mine = [c for c in ((old if old is not None and old.side == side else None,
-                                 new if new is not None and new.side == side else None)
-                                for old, new in changes) if c != (None, None)]
+            mine = changes if side is None else [
+                c for c in ((old if old is not None and old.side == side else None,
+                             new if new is not None and new.side == side else None)
+                            for old, new in changes) if c != (None, None)]
             kept = self._found[key]
             if mine:
                 kept = (_units_changed(kept, mine) if key[0] == "units"

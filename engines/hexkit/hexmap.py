@@ -341,11 +341,19 @@ class HexMap(Shared):
         Blow's control of eight watched hexes after a unit is placed, 3.1) need not
         make the whole map's tables, 7.5 M instructions on its 2,091 hexes (issue 35).
         The same hexes either way: a neighbour's number is the one whose cube is a
-        step away, and the tables are made from the same numbers."""
+        step away, and the tables are made from the same numbers.  Worked out once a
+        hex: a rule may ask the same few hexes after every move (48th Panzer Korps'
+        control of its towns and bridges, 10)."""
         d = self.__dict__
-        if ("adjacency" in d and "index" in d) or type(self.grid.numbering) is not Numbering:
+        if "adjacency" in d or type(self.grid.numbering) is not Numbering:
             ids = self.ids
             return [ids[j] for j in self.adjacency[self.index[self.require(h)]]]
+        near: dict[HexId, tuple[HexId, ...]] | None = d.get("_near")
+        if near is None:
+            near = d["_near"] = {}
+        known = near.get(h)
+        if known is not None:
+            return list(known)
         terrain = self.terrain
         if h not in terrain:
             self.require(h)  # its KeyError, naming the hex and the map
@@ -376,6 +384,7 @@ class HexMap(Shared):
                 n = written(c, r)
                 if n in terrain:
                     out.append(n)
+        near[h] = tuple(out)
         return out
 
     def distance(self, a: HexId, b: HexId) -> int:

@@ -105,16 +105,28 @@ class P48State(StepState[Position]):
         # placed as before keeps its Placed (a step of a move changes a unit or two)
         before = kept[1].placed if kept is not None else None
         placed = []
+        moved: list[Placed] = []
+        gone: list[str] = []
         for u, (where, h, losses, retreated) in zip(units, key[1],
                                                     strict=True):
             if where != "map" or not h:
+                if before is not None and before(u) is not None:
+                    gone.append(u)
                 continue
             mark = (info[u].steps - losses, retreated)
             p = before(u) if before is not None else None
             if p is None or p.hex != h or p.mark != mark:
                 p = Placed(u, h, info[u].side, mark)
+                moved.append(p)
             placed.append(p)
-        found = board_facts(self.d.map, placed)
+        if kept is not None and kept[0][0] == key[0]:
+            # the same units, a few moved, lost steps or left the map: the facts kept
+            # with those changed, the stacks carried over, not found again from every
+            # unit after every step of a move (issue 35: making the stacks was 50 M of
+            # the first-day audit)
+            found = kept[1].changed(moved, gone)
+        else:
+            found = board_facts(self.d.map, placed)
         self._facts = (key, found)
         return found
 

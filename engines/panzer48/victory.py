@@ -14,21 +14,22 @@ if TYPE_CHECKING:
 def update_control(s: P48State) -> None:
     """10: a side controls a hex its unit most recently entered, or on which it
     exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC."""
-    # each side's ZOC as a set of hexes, not a map of who exerts it: this runs after
-    # every step of every move, and the moving side's whole ZOC map, new at each step,
-    # was a fifth of a replay, asking each control hex alone a third (issue 35); the ZOC
-    # rule (5) imported here and below, not by every status line's score
-    from engines.panzer48.zoc import ZOC
+    # each control hex asks only its six neighbours' stacks which sides' ZOC (5) reaches
+    # it: this runs after every step of every move, and the moving side's whole ZOC, new
+    # at each step, was a fifth of a replay (issue 35: 71 M of the 374 M of 48th Panzer
+    # Korps' first-day audit); the ZOC rule (5) imported here, not by every status line's
+    # score
+    from engines.panzer48.zoc import zoc_sides_at
 
     facts = s.facts()
     stacks = facts.stacks()
-    zocs = {side: facts.zoc_hexes(side, ZOC) for side in SIDES}
     for h in sorted(s.pos.control):
         if h in stacks:
             s.pos.control[h] = s.d.units[stacks[h][0]].side
             continue
+        sides = zoc_sides_at(facts, h)
         for side in SIDES:
-            if h in zocs[side] and h not in zocs[other(side)]:
+            if side in sides and other(side) not in sides:
                 s.pos.control[h] = side
 
 

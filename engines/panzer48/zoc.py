@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, cast
 from engines.hexkit.facts import Placed, ZocRule
 
 if TYPE_CHECKING:  # the kit's ZOC search loads with the first ZOC asked (issue 35)
+    from engines.hexkit.facts import BoardFacts
     from engines.hexkit.zoc import ZocMap
     from engines.panzer48.state import P48State
 
@@ -32,6 +33,27 @@ def zoc(s: P48State, side: str) -> ZocMap:
     """5: hexes controlled by ``side``'s stacks of 3 or more steps (retreated units
     contribute nothing), each with the units exerting it."""
     return s.facts().zoc(side, ZOC)
+
+
+def zoc_sides_at(facts: BoardFacts, h: str) -> set[str]:
+    """5: the sides whose ZOC (:data:`ZOC`) covers ``h``, asked of that hex alone: a
+    side's stack in a neighbouring hex exerting one (adjacency is symmetric, so these
+    are the stacks whose ZOC reaches ``h``).  The same answer as ``h in
+    facts.zoc_hexes(side, ZOC)``, without a side's every stack asked."""
+    stacks = facts.stacks()
+    sides: set[str] = set()
+    for n in facts.map.neighbors(h):
+        units = stacks.get(n)
+        if not units:
+            continue
+        # a side's units of a hex are one stack of that side (the facts' grouping)
+        by_side: dict[str, list[Placed]] = {}
+        for u in units:
+            p = facts.placed(u)
+            assert p is not None
+            by_side.setdefault(p.side, []).append(p)
+        sides.update(side for side, ps in by_side.items() if _exerting(tuple(ps)))
+    return sides
 
 
 def armor_in(s: P48State, zm: ZocMap, h: str) -> bool:

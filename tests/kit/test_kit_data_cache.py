@@ -570,6 +570,30 @@ def test_the_neighbor_table_is_the_grids_neighbors(engine_id: str) -> None:
 
 @pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
                                        "48th-panzer-korps", "mortain"])
+def test_a_zoc_asked_before_the_neighbor_table_is_the_same_zoc(engine_id: str) -> None:
+    """Issue 35: a ZOC asked of a map with no neighbor table yet reads its units' hexes'
+    neighbours alone (48th Panzer Korps' audit never makes the table): the same hexes
+    and units exerting each as with the table, hexsides blocking it included, for every
+    shipped map; edge hexes and a hex given twice too."""
+    from engines.hexkit.zoc import zoc_map
+
+    sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
+    doc = sset.docs[sset.map_doc or ""]
+    ids = scenario._build_map(doc).ids
+    units = [(f"u{i}", h) for i, h in enumerate(ids[::7])] + [("twice", ids[0]),
+                                                              ("again", ids[0])]
+    blocking = sorted({f for fs in scenario._build_map(doc).hexsides.values() for f in fs})
+    for sides, own in (([], False), (blocking[:1], True)):
+        fresh = scenario._build_map(doc)
+        before = zoc_map(fresh, units, blocking_sides=sides, include_own_hex=own)
+        assert "adjacency" not in fresh.__dict__
+        assert fresh.adjacency
+        after = zoc_map(fresh, units, blocking_sides=sides, include_own_hex=own)
+        assert before.sources == after.sources and len(before.sources) > len(units)
+
+
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
 def test_hexes_with_a_feature_are_the_ones_has_feature_names(engine_id: str) -> None:
     """HexMap.hexes_with reads the features' own table (issue 35: a set-up asked
     has_feature of every hex, three times): the same hexes, in the map's order, for

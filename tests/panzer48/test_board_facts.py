@@ -4,6 +4,8 @@ snapshot holds none of it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engines.hexkit.facts import ALL_EXERT, BoardFacts, ZocRule
@@ -73,7 +75,8 @@ def test_the_snapshot_holds_the_position_not_the_board_facts() -> None:
 def test_10_control_is_asked_of_the_towns_and_bridges_not_a_whole_zoc_map() -> None:
     """10: a town next to a Soviet stack of 4 steps (5: a ZOC) and in no German ZOC
     becomes Soviet; control is updated after every step of every move, so it asks the
-    control hexes alone and makes neither side's ZOC map (issue 35)."""
+    control hexes' neighbours alone and makes neither side's ZOC, as a map or as a set
+    (issue 35)."""
     s = state('at = { "89T" = "3408" }')
     assert s.pos.control["3508"] == "german"
     asked: list[str] = []
@@ -87,10 +90,30 @@ def test_10_control_is_asked_of_the_towns_and_bridges_not_a_whole_zoc_map() -> N
         m.setattr(BoardFacts, "in_zoc", one_hex)
         update_control(s)
     assert s.pos.control["3508"] == "soviet"
-    assert not [k for k in s.facts()._found if k[0] == "zoc"]
-    # each side's ZOC read once as a set of hexes, not each control hex asked alone
-    assert not asked and [k[0] for k in s.facts()._found if k[0] == "zoc-set"]
+    assert not asked and not [k for k in s.facts()._found if k[0] in ("zoc", "zoc-set")]
     assert "3508" in zoc(s, "soviet")
+
+
+@pytest.mark.parametrize("text", [
+    'at = { "89T" = "3408" }',
+    THREE,
+    'at = { "Adam" = "1021 -2", "Selle" = "1021 -2", "89T" = "3408" }',
+    'at = { "Adam" = "1021 -2", "Selle" = "1021 -2", "Flak" = "1021 -2", '
+    '"89T" = "1023" }',
+])
+def test_5_the_sides_whose_zoc_reaches_a_hex_are_those_of_the_whole_zoc(text: str) -> None:
+    """5: the sides whose ZOC covers a hex, found from that hex's neighbours alone (what
+    10's control asks), are those whose whole ZOC holds it, for every hex of the map:
+    stacks of 3 steps or more, none from a stack of 2, none from retreated units."""
+    from engines.panzer48.data import SIDES
+    from engines.panzer48.zoc import ZOC, zoc_sides_at
+
+    s = state(text)
+    facts = s.facts()
+    whole = {side: facts.zoc_hexes(side, ZOC) for side in SIDES}
+    assert any(whole.values())
+    for h in s.d.map.ids:
+        assert zoc_sides_at(facts, h) == {side for side in SIDES if h in whole[side]}, h
 
 
 def test_a_step_remakes_the_placement_of_the_units_that_moved_alone() -> None:
@@ -112,3 +135,35 @@ def test_a_step_remakes_the_placement_of_the_units_that_moved_alone() -> None:
     assert after.placed("110PG/I") != before.placed("110PG/I")
     fresh = BoardFacts(s.d.map, after.placement)
     assert fresh.stacks() == after.stacks() and fresh.placement == after.placement
+
+
+def test_the_facts_after_a_move_are_the_facts_of_the_new_placement() -> None:
+    """Issue 35: after a step of a move, a loss or a retreat the facts are the facts kept
+    with the changed units changed, everyone's and each side's stacks carried over
+    (BoardFacts.changed): along a seeded playout of the first day, at every decision,
+    they are what facts made from every unit's place give, and so are the stacks."""
+    from pbem.testing import Chooser, decisions
+
+    made: list[BoardFacts] = []
+    changed = BoardFacts.changed
+
+    def counted(self: BoardFacts, *args: Any) -> BoardFacts:
+        out = changed(self, *args)
+        made.append(out)
+        return out
+
+    carried = 0
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(BoardFacts, "changed", counted)
+        game = ENGINE.new_state("first-day")
+        for s in decisions(game, Chooser("p48facts/1"), 600):
+            assert isinstance(s, P48State)
+            f = s.facts()
+            fresh = BoardFacts(s.d.map, f.placement)
+            placed = [(u, x.hex, s.d.units[u].side, (s.steps_of(u), x.retreated))
+                      for u, x in s.pos.units.items() if x.where == "map" and x.hex]
+            assert list(f.placement) == sorted(placed)
+            carried += ("stacks", None) in f._found and any(f is c for c in made[-3:])
+            for side in (None, "soviet", "german"):
+                assert list(f.stacks(side).items()) == list(fresh.stacks(side).items())
+    assert carried > 50 and len(made) > 100, (carried, len(made))
