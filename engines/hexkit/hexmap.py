@@ -376,14 +376,14 @@ class HexMap(Shared):
                     n = cols[c] + rows[r]
                     if n in terrain:
                         out.append(n)
-            return out
-        written = numbering.format
-        for dc, dr in offsets:
-            c, r = col + dc, row + dr
-            if 0 <= c < most_col and 0 <= r < most_row:
-                n = written(c, r)
-                if n in terrain:
-                    out.append(n)
+        else:
+            written = numbering.format
+            for dc, dr in offsets:
+                c, r = col + dc, row + dr
+                if 0 <= c < most_col and 0 <= r < most_row:
+                    n = written(c, r)
+                    if n in terrain:
+                        out.append(n)
         near[h] = tuple(out)
         return out
 
