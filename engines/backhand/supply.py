@@ -247,7 +247,10 @@ def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]
     # their identity stays theirs), and the flood enters the map's other hexes, one set
     # (issue 35: a call for each hex it reached was a third of a flood)
     last: list[tuple[BoardFacts | None, str, frozenset[str]]] = [(None, "", frozenset())]
-    every = frozenset(d.map.ids)
+    # the set of every hex of the map, made when a flood first asks it: a turn's supply
+    # check (4.2 I.D) searches from each unit and floods nothing, and the two sets of
+    # 2,091 hexes were most of making the floods (issue 35)
+    every: list[frozenset[str]] = []
 
     def blocked_now(f: BoardFacts, side: str) -> frozenset[str]:
         kept = last[0]
@@ -259,7 +262,9 @@ def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]
         return h not in blocked_now(f, side)
 
     def enterable(f: BoardFacts, side: str) -> frozenset[str]:
-        return every - blocked_now(f, side)
+        if not every:
+            every.append(frozenset(d.map.ids))
+        return every[0] - blocked_now(f, side)
 
     def sources(f: BoardFacts, side: str) -> list[str]:
         out = blocked_now(f, side)
