@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import chain
+from operator import itemgetter
 
 BOXES = ("box1", "box2")
 OFF = ("pending", "cup", "elim", "out", "box1", "box2")
@@ -205,6 +206,71 @@ def copy_position(pos: Position) -> Position | None:
         values[name] = v
     out = new(Position)
     out.__dict__.update(values)
+    return out
+
+
+#: the fields in the order a canonical map writes them (code-point order of the names)
+_POSITION_ORDER = tuple(sorted(_POSITION_KINDS))
+_UNIT_ORDER = tuple(sorted(UNIT_FIELDS))
+_UNIT_VALUES = itemgetter(*_UNIT_ORDER)
+#: the type of each of a unit's fields, in key order (as units_from_data takes them)
+_UNIT_TYPES = tuple(int if f in ("steps", "oos_turns") else str if f == "at" else bool
+                    for f in _UNIT_ORDER)
+
+
+def position_data(pos: Position) -> dict[str, object] | None:
+    """``codec.to_data(pos)`` in canonical form (every map in key order, as
+    ``canonical.normalize`` puts it), made here when every field holds exactly its one
+    type (:func:`position_from_data`'s kinds, each unit exactly a :class:`Unit` of its
+    nine fields); ``None`` otherwise, and the codec writes it, or names what is wrong.
+    Every receive and act digests its position, and the codec's typed writer of a
+    Position, made for the first digest of a process (the hints of the position's and
+    the unit's fields read and a writer built for each), was most of it (issue 35)."""
+    if type(pos) is not Position or pos.__dict__.keys() != _POSITION_FIELDS:
+        return None
+    fields = pos.__dict__
+    out: dict[str, object] = {}
+    for name in _POSITION_ORDER:
+        v = fields[name]
+        kind = _POSITION_KINDS[name]
+        if kind is None:
+            if type(v) is not dict:
+                return None
+            if not set(map(type, v)) <= _STR:
+                return None
+            units: dict[str, object] = {}
+            for uid in sorted(v):
+                u = v[uid]
+                if type(u) is not Unit:
+                    return None
+                d = u.__dict__
+                # its nine fields' values in key order, and their types, each read in C
+                try:
+                    values = _UNIT_VALUES(d)
+                except KeyError:
+                    return None
+                if len(d) != len(_UNIT_ORDER) or tuple(map(type, values)) != _UNIT_TYPES:
+                    return None
+                units[uid] = dict(zip(_UNIT_ORDER, values, strict=True))
+            v = units
+        elif type(kind) is type:
+            if type(v) is not kind:
+                return None
+        elif kind is _STR_LIST:
+            if type(v) is not list or not set(map(type, v)) <= _STR:
+                return None
+        elif type(v) is not dict or not set(map(type, v)) <= _STR:
+            return None
+        elif kind is _STR_LISTS:
+            if not set(map(type, v.values())) <= {list} or not set(
+                    map(type, chain.from_iterable(v.values()))) <= _STR:
+                return None
+            v = {k: v[k] for k in sorted(v)}
+        else:
+            if not set(map(type, v.values())) <= (_STR if kind is _STR_MAP else _INT):
+                return None
+            v = {k: v[k] for k in sorted(v)}
+        out[name] = v
     return out
 
 

@@ -29,11 +29,12 @@ from engines.backhand.position import (
     SegState,
     UnitArg,
     copy_position,
+    position_data,
     position_from_data,
     units_from_data,
 )
 from engines.hexkit.facts import BoardFacts, Placed, Placement
-from pbem import codec
+from pbem import canonical, codec
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
@@ -193,6 +194,23 @@ class BBState(StepState[Position]):
             read.units = units
         self.pos = read
         self.restore_stack(body["stack"])
+
+    def normal_body(self) -> bytes | None:
+        # the position written from its plain data made here (position_data), not by
+        # the codec's typed writer, built at a process's first digest: about 4 M
+        # instructions of every receive and act (issue 35); anything position_data does
+        # not take, and a subclass that snapshots otherwise, go the runtime's way
+        cls = type(self)
+        data = position_data(self.pos)
+        if (data is None or cls._snapshot is not StepState._snapshot
+                or cls.setup_position is not StepState.setup_position):
+            return super().normal_body()
+        try:
+            position = canonical.pack_normal(data)
+            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+        except Exception:  # as the codec's: the generic way names what is wrong
+            return super().normal_body()
+        return canonical.pack_map([("position", position), ("stack", stack)])
 
     def on_map(self, uid: str) -> bool:
         return self.pos.units[uid].at not in OFF
