@@ -142,10 +142,17 @@ def _within(s: BBState, costs: StepCosts, origin: str, goal: str, ma: int,
         return per_hex * ((abs(q - gq) + abs(r - gr) + abs(q + r - gq - gr)) // 2)
     best: dict[int, int] = {start: 0}
     done: set[int] = set()
-    heap = [(rest(origin), 0, start)]
+    # a hex on the heap is one int, (weight * (budget + 1) + cost) * size + index: the
+    # order of the triples (weight, cost, index) it stands for, no weight or cost above
+    # the budget ever being pushed, without a triple made and compared element by
+    # element at every push and pop (issue 35)
+    size = len(ids)
+    span = budget + 1
+    heap = [rest(origin) * span * size + start]
     pop, push, get_best, steps = heapq.heappop, heapq.heappush, best.get, costs.steps
     while heap:
-        _, c, i = pop(heap)
+        c, i = divmod(pop(heap), size)
+        c %= span
         if i in done or c != best[i]:
             continue
         if i == target:
@@ -161,10 +168,11 @@ def _within(s: BBState, costs: StepCosts, origin: str, goal: str, ma: int,
             if old is not None and nc >= old:
                 continue
             h = ids[j]
-            if nc + rest(h) > budget or (old is None and h in enemy):
+            weight = nc + rest(h)
+            if weight > budget or (old is None and h in enemy):
                 continue
             best[j] = nc
-            push(heap, (nc + rest(h), nc, j))
+            push(heap, (weight * span + nc) * size + j)
     return False
 
 

@@ -4,8 +4,13 @@ retreat.py's)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, is_dataclass
 from itertools import chain
+from operator import itemgetter
+from typing import TypeVar
+
+T = TypeVar("T")
 
 BOXES = ("box1", "box2")
 OFF = ("pending", "cup", "elim", "out", "box1", "box2")
@@ -208,6 +213,71 @@ def copy_position(pos: Position) -> Position | None:
     return out
 
 
+#: the fields in the order a canonical map writes them (code-point order of the names)
+_POSITION_ORDER = tuple(sorted(_POSITION_KINDS))
+_UNIT_ORDER = tuple(sorted(UNIT_FIELDS))
+_UNIT_VALUES = itemgetter(*_UNIT_ORDER)
+#: the type of each of a unit's fields, in key order (as units_from_data takes them)
+_UNIT_TYPES = tuple(int if f in ("steps", "oos_turns") else str if f == "at" else bool
+                    for f in _UNIT_ORDER)
+
+
+def position_data(pos: Position) -> dict[str, object] | None:
+    """``codec.to_data(pos)`` in canonical form (every map in key order, as
+    ``canonical.normalize`` puts it), made here when every field holds exactly its one
+    type (:func:`position_from_data`'s kinds, each unit exactly a :class:`Unit` of its
+    nine fields); ``None`` otherwise, and the codec writes it, or names what is wrong.
+    Every receive and act digests its position, and the codec's typed writer of a
+    Position, made for the first digest of a process (the hints of the position's and
+    the unit's fields read and a writer built for each), was most of it (issue 35)."""
+    if type(pos) is not Position or pos.__dict__.keys() != _POSITION_FIELDS:
+        return None
+    fields = pos.__dict__
+    out: dict[str, object] = {}
+    for name in _POSITION_ORDER:
+        v = fields[name]
+        kind = _POSITION_KINDS[name]
+        if kind is None:
+            if type(v) is not dict:
+                return None
+            if not set(map(type, v)) <= _STR:
+                return None
+            units: dict[str, object] = {}
+            for uid in sorted(v):
+                u = v[uid]
+                if type(u) is not Unit:
+                    return None
+                d = u.__dict__
+                # its nine fields' values in key order, and their types, each read in C
+                try:
+                    values = _UNIT_VALUES(d)
+                except KeyError:
+                    return None
+                if len(d) != len(_UNIT_ORDER) or tuple(map(type, values)) != _UNIT_TYPES:
+                    return None
+                units[uid] = dict(zip(_UNIT_ORDER, values, strict=True))
+            v = units
+        elif type(kind) is type:
+            if type(v) is not kind:
+                return None
+        elif kind is _STR_LIST:
+            if type(v) is not list or not set(map(type, v)) <= _STR:
+                return None
+        elif type(v) is not dict or not set(map(type, v)) <= _STR:
+            return None
+        elif kind is _STR_LISTS:
+            if not set(map(type, v.values())) <= {list} or not set(
+                    map(type, chain.from_iterable(v.values()))) <= _STR:
+                return None
+            v = {k: v[k] for k in sorted(v)}
+        else:
+            if not set(map(type, v.values())) <= (_STR if kind is _STR_MAP else _INT):
+                return None
+            v = {k: v[k] for k in sorted(v)}
+        out[name] = v
+    return out
+
+
 @dataclass(frozen=True)
 class SegSpec:
     """A segment of the turn (4.2): its side, its kind (a Special Phase ``sp`` or a
@@ -280,3 +350,80 @@ class Count:
     to draw."""
 
     n: int = 0
+
+
+# A frame's arguments read and written by hand: a turn command restores the four or so
+# frames of its stack and its digest writes them, and pbem.codec resolved each class's
+# annotations and built its reader and its writer at their first use (issue 35).  Only
+# fields of the kinds below, whose data is the value itself (a tuple of strings saved as
+# a list); any other class, or data not exactly of these kinds, goes the codec's way.
+
+
+def _one(kind: type) -> Callable[[object], object]:
+    return lambda v: v if type(v) is kind else None
+
+
+def _names_read(v: object) -> tuple[str, ...] | None:
+    return tuple(v) if type(v) is list and set(map(type, v)) <= _STR else None
+
+
+def _names_written(v: object) -> list[str] | None:
+    return list(v) if type(v) is tuple and set(map(type, v)) <= _STR else None
+
+
+#: per annotation as the classes write it (a string: postponed annotations), how a
+#: field's data is read, and how its value is written; None for one not of its kind
+_KINDS: dict[str, tuple[Callable[[object], object], Callable[[object], object]]] = {
+    "str": (_one(str), _one(str)), "int": (_one(int), _one(int)),
+    "bool": (_one(bool), _one(bool)), "tuple[str, ...]": (_names_read, _names_written)}
+#: per Args class, its fields' names and kinds, or None for a class the codec reads
+_SPECS: dict[type, tuple[frozenset[str], tuple[tuple[str, Callable[[object], object],
+                                                     Callable[[object], object]], ...]]
+             | None] = {}
+
+
+def _spec(cls: type) -> tuple[frozenset[str], tuple[tuple[str, Callable[[object], object],
+                                                        Callable[[object], object]], ...]
+                              ] | None:
+    if cls in _SPECS:
+        return _SPECS[cls]
+    spec = None
+    made = fields(cls) if is_dataclass(cls) else None
+    if made is not None and all(f.init and isinstance(f.type, str) and f.type in _KINDS
+                                for f in made):
+        spec = (frozenset(f.name for f in made),
+                tuple((f.name, *_KINDS[str(f.type)]) for f in made))
+    _SPECS[cls] = spec
+    return spec
+
+
+def args_from_data(cls: type[T], data: object) -> T | None:
+    """The arguments of class ``cls`` that pbem.codec reads from ``data``, or None where
+    ``cls`` or ``data`` is not of the plain kinds above (every field given, each of
+    exactly its kind): the codec then reads them, or names what is wrong."""
+    spec = _spec(cls)
+    if spec is None or type(data) is not dict or data.keys() != spec[0]:
+        return None
+    values = {}
+    for name, read, _ in spec[1]:
+        value = read(data[name])
+        if value is None:
+            return None
+        values[name] = value
+    return cls(**values)
+
+
+def args_data(cls: type, args: object) -> dict[str, object] | None:
+    """The data pbem.codec writes for ``args`` as arguments of class ``cls`` (its fields
+    in their order, a tuple of strings as a list), or None where they are not exactly
+    of the kinds above: the codec then writes them, or names what is wrong."""
+    spec = _spec(cls)
+    if spec is None or type(args) is not cls:
+        return None
+    out = {}
+    for name, _, write in spec[1]:
+        value = write(getattr(args, name, None))
+        if value is None:
+            return None
+        out[name] = value
+    return out

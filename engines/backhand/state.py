@@ -28,12 +28,15 @@ from engines.backhand.position import (
     SegSpec,
     SegState,
     UnitArg,
+    args_data,
+    args_from_data,
     copy_position,
+    position_data,
     position_from_data,
     units_from_data,
 )
 from engines.hexkit.facts import BoardFacts, Placed, Placement
-from pbem import codec
+from pbem import canonical, codec
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
@@ -193,6 +196,33 @@ class BBState(StepState[Position]):
             read.units = units
         self.pos = read
         self.restore_stack(body["stack"])
+
+    def frame_args(self, cls: type[Any], data: Any, where: str) -> Any:
+        # read by hand where the data is of the plain kinds (position.args_from_data)
+        args = args_from_data(cls, data)
+        return super().frame_args(cls, data, where) if args is None else args
+
+    def _frame_data(self, f: Frame) -> list[Any]:
+        # written by hand where the arguments are of the plain kinds (position.args_data)
+        data = args_data(self.steps[f.step].Args, f.args)
+        return super()._frame_data(f) if data is None else [f.step, f.pc, data]
+
+    def normal_body(self) -> bytes | None:
+        # the position written from its plain data made here (position_data), not by
+        # the codec's typed writer, built at a process's first digest: about 4 M
+        # instructions of every receive and act (issue 35); anything position_data does
+        # not take, and a subclass that snapshots otherwise, go the runtime's way
+        cls = type(self)
+        data = position_data(self.pos)
+        if (data is None or cls._snapshot is not StepState._snapshot
+                or cls.setup_position is not StepState.setup_position):
+            return super().normal_body()
+        try:
+            position = canonical.pack_normal(data)
+            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+        except Exception:  # as the codec's: the generic way names what is wrong
+            return super().normal_body()
+        return canonical.pack_map([("position", position), ("stack", stack)])
 
     def on_map(self, uid: str) -> bool:
         return self.pos.units[uid].at not in OFF

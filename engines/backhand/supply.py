@@ -73,13 +73,18 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     cd = d.map.grid.numbering.col_digits
     toward = _toward_sources(d, side)
     pop, push, get_known = heapq.heappop, heapq.heappush, known.get
-    heap = [(0, h)]
+    # a hex on the heap is one int, its distance times the map's size plus its index:
+    # the order the pairs (distance, hex) had, the map's hexes being in id order, without
+    # a pair made and compared element by element at every push and pop, and the index
+    # of the hex popped read off the int, not looked up (issue 35: the searches of turn
+    # 2's supply check, 4.2 I.D, were 6.5 M instructions of a receive)
+    size = len(ids)
+    heap = [index[h]]
     seen = [h]
     visited = {h}
     found = False
     while heap and not found:
-        _, x = pop(heap)
-        for j in adjacency[index[x]]:
+        for j in adjacency[pop(heap) % size]:
             n = ids[j]
             if n in visited or n in blocked:
                 continue
@@ -91,7 +96,8 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
                 break
             visited.add(n)
             seen.append(n)
-            push(heap, (abs(int(n[:cd]) - column) if column is not None else toward(n), n))
+            push(heap, (abs(int(n[:cd]) - column) if column is not None else toward(n)) * size
+                 + j)
     if not found or h not in blocked:
         # exhausted: every free hex met is cut off; found from a free start: every hex
         # met is joined to the start, and so to the source
@@ -241,7 +247,10 @@ def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]
     # their identity stays theirs), and the flood enters the map's other hexes, one set
     # (issue 35: a call for each hex it reached was a third of a flood)
     last: list[tuple[BoardFacts | None, str, frozenset[str]]] = [(None, "", frozenset())]
-    every = frozenset(d.map.ids)
+    # the set of every hex of the map, made when a flood first asks it: a turn's supply
+    # check (4.2 I.D) searches from each unit and floods nothing, and the two sets of
+    # 2,091 hexes were most of making the floods (issue 35)
+    every: list[frozenset[str]] = []
 
     def blocked_now(f: BoardFacts, side: str) -> frozenset[str]:
         kept = last[0]
@@ -253,7 +262,9 @@ def _flood(d: Data, blocked: Callable[[BoardFacts, str], frozenset[str]]
         return h not in blocked_now(f, side)
 
     def enterable(f: BoardFacts, side: str) -> frozenset[str]:
-        return every - blocked_now(f, side)
+        if not every:
+            every.append(frozenset(d.map.ids))
+        return every[0] - blocked_now(f, side)
 
     def sources(f: BoardFacts, side: str) -> list[str]:
         out = blocked_now(f, side)
