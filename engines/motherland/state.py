@@ -40,6 +40,7 @@ from engines.motherland.args import (
     MoveArgs,
     PhaseArgs,
     SideArgs,
+    args_copy,
     args_data,
     args_from_data,
 )
@@ -480,15 +481,20 @@ class MotherlandState(StepState[Position]):
         # as the runtime's clone: its options memo is the original's, for one decision
         twin.forget_options()
         twin.pos = self.pos.copy()
-        # each frame's arguments copied by their step's Args type (pbem.typedcopy), not
-        # deep-copied: a fifth of the clone; loaded with the first clone, as the
-        # runtime's, not by a command that makes none (a legal listing, a receive: 0.63 M
-        # instructions, issue 35)
-        from pbem import typedcopy
-
+        # each frame's arguments copied by their step's Args type, not deep-copied (a
+        # fifth of the clone): by hand where they are of the plain kinds (args.args_copy),
+        # else by pbem.typedcopy, loaded then
         steps = self.steps
-        twin.stack = [Frame(f.step, typedcopy.copier(steps[f.step].Args)(f.args), f.pc)
-                      for f in self.stack]
+        stack = []
+        for f in self.stack:
+            cls = steps[f.step].Args
+            args = args_copy(cls, f.args)
+            if args is None:
+                from pbem import typedcopy
+
+                args = typedcopy.copier(cls)(f.args)
+            stack.append(Frame(f.step, args, f.pc))
+        twin.stack = stack
         return twin
 
     # ================================================================================
