@@ -29,17 +29,32 @@ import sys
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cryptography.exceptions import InvalidSignature
 
 # cryptography's serialization (PEM, PKCS8, the ciphers behind them) is imported where a
 # key file is written or read: a command that only verifies signatures does not pay for
-# it (issue 19)
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+# it (issue 19).  Keys are made by the functions cryptography's Ed25519 classes call
+# themselves (their classmethods are these calls and nothing else): the classes' module
+# brings its serialization enums, the hashes and cryptography.utils with it, 7 M
+# instructions of every command that opens a home (issue 35).  A cryptography that has
+# no such functions is used through its classes.
+try:
+    from cryptography.hazmat.bindings._rust import openssl as _openssl
+
+    _public_from_bytes = _openssl.ed25519.from_public_bytes
+    _private_from_bytes = _openssl.ed25519.from_private_bytes
+    _generate_key = _openssl.ed25519.generate_key
+except (ImportError, AttributeError):  # pragma: no cover - cryptography 42-50 have them
+    from cryptography.hazmat.primitives.asymmetric import ed25519 as _classes
+
+    _public_from_bytes = _classes.Ed25519PublicKey.from_public_bytes
+    _private_from_bytes = _classes.Ed25519PrivateKey.from_private_bytes
+    _generate_key = _classes.Ed25519PrivateKey.generate
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem import portable
 from pbem.atomic import write_atomic
@@ -96,7 +111,7 @@ def _plain_pkcs8(pem: bytes) -> Ed25519PrivateKey | None:
     der = value.to_bytes(48, "big")
     if not der.startswith(_PKCS8_ED25519):
         return None
-    return Ed25519PrivateKey.from_private_bytes(der[len(_PKCS8_ED25519):])
+    return _private_from_bytes(der[len(_PKCS8_ED25519):])
 
 
 # --- where things live -------------------------------------------------------------------
@@ -206,7 +221,7 @@ def verify(key: bytes, message: bytes, signature: bytes) -> None:
         seen = (key, signature)
         if _verified.get(seen) == message:
             return
-        Ed25519PublicKey.from_public_bytes(key).verify(signature, message)
+        _public_from_bytes(key).verify(signature, message)
     except (SignatureError, InvalidSignature, ValueError, TypeError):
         raise SignatureError("signature does not verify") from None
     _remember(seen, message)
@@ -365,14 +380,14 @@ class Identity:
     @staticmethod
     def generate(name: str, email: str = "") -> Identity:
         """A fresh key pair from the operating system's random source."""
-        private = Ed25519PrivateKey.generate()
+        private = _generate_key()
         key = private.public_key().public_bytes_raw()
         return Identity(private, Card.from_data({"name": name, "email": email, "key": key}))
 
     @staticmethod
     def from_secret(secret: bytes, name: str, email: str = "") -> Identity:
         """An identity from a 32-byte raw private key (tests inject fixed keys this way)."""
-        private = Ed25519PrivateKey.from_private_bytes(secret)
+        private = _private_from_bytes(secret)
         key = private.public_key().public_bytes_raw()
         return Identity(private, Card.from_data({"name": name, "email": email, "key": key}))
 
@@ -485,28 +500,34 @@ class KeyStore:
                 "the key is protected by a passphrase; give it (or set PBEM_PASSPHRASE)",
                 path=path,
             )
-        private: object = _plain_pkcs8(pem) if not encrypted else None
-        try:
-            if private is None:
-                from cryptography.hazmat.primitives import serialization
-
-                private = serialization.load_pem_private_key(
-                    pem, password=passphrase if encrypted else None
-                )
-        except ValueError:
-            if encrypted:
-                raise KeyStoreError("wrong passphrase", path=path) from None
-            raise KeyStoreError("not a valid private key file", path=path) from None
-        except Exception as exc:  # TypeError, UnsupportedAlgorithm: not a key we can use
-            raise KeyStoreError(f"cannot load the key ({exc})", path=path) from None
-        if not isinstance(private, Ed25519PrivateKey):
-            raise KeyStoreError("the key is not an Ed25519 key", path=path)
+        private = _plain_pkcs8(pem) if not encrypted else None
+        if private is None:  # any other key file: cryptography's reader, any key type
+            private = self._read_pem(pem, passphrase if encrypted else None, path)
         card = self.card()
         if private.public_key().public_bytes_raw() != card.key:
             raise KeyStoreError(
                 "card.json names another key than key.pem holds", path=str(self.card_path)
             )
         return Identity(private, card)
+
+    @staticmethod
+    def _read_pem(pem: bytes, passphrase: bytes | None, path: str) -> Ed25519PrivateKey:
+        """The Ed25519 key of a key file by cryptography's PEM reader (an encrypted one,
+        or one written by other software), refused in the key store's words."""
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        try:
+            private = serialization.load_pem_private_key(pem, password=passphrase)
+        except ValueError:
+            if passphrase is not None:
+                raise KeyStoreError("wrong passphrase", path=path) from None
+            raise KeyStoreError("not a valid private key file", path=path) from None
+        except Exception as exc:  # TypeError, UnsupportedAlgorithm: not a key we can use
+            raise KeyStoreError(f"cannot load the key ({exc})", path=path) from None
+        if not isinstance(private, Ed25519PrivateKey):
+            raise KeyStoreError("the key is not an Ed25519 key", path=path)
+        return private
 
     def card(self) -> Card:
         """The public card, readable without the passphrase."""

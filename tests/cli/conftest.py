@@ -66,16 +66,13 @@ def count_signature_checks(monkeypatch: pytest.MonkeyPatch) -> Callable[[], list
     public keys each check was made with (and forgets the checks already made)."""
     def start() -> list[bytes]:
         checks: list[bytes] = []
-        # the class pbem.identity verifies with (not re-exported: it is patched there)
-        real_key = Ed25519PublicKey
 
-        class CountingKey:
-            @staticmethod
-            def from_public_bytes(key: bytes) -> Any:
-                checks.append(key)
-                return real_key.from_public_bytes(key)
+        # the function pbem.identity makes each key it verifies with (patched there)
+        def counting_key(key: bytes) -> Any:
+            checks.append(key)
+            return Ed25519PublicKey.from_public_bytes(key)
 
-        monkeypatch.setattr(identity_module, "Ed25519PublicKey", CountingKey)
+        monkeypatch.setattr(identity_module, "_public_from_bytes", counting_key)
         monkeypatch.setattr(identity_module, "_verified", {})
         return checks
 

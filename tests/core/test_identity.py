@@ -553,7 +553,7 @@ def test_a_verified_signature_is_not_verified_again(monkeypatch: pytest.MonkeyPa
     import pbem.identity as identity_module
 
     monkeypatch.setattr(identity_module, "_verified", {})
-    monkeypatch.setattr(identity_module, "Ed25519PublicKey", _CountingKey)
+    monkeypatch.setattr(identity_module, "_public_from_bytes", _CountingKey.from_public_bytes)
     _CountingKey.calls = 0
     me = Identity.from_secret(b"\x05" * 32, "Cache")
     message = b"pbem/v1/turn\0" + b"x" * 1000
@@ -776,7 +776,7 @@ def test_a_verification_is_remembered_by_the_message_itself_not_its_hash(
 
     monkeypatch.setattr(identity_module, "_verified", {})
     monkeypatch.setattr(identity_module, "sha256", None)  # any hash here would fail
-    monkeypatch.setattr(identity_module, "Ed25519PublicKey", _CountingKey)
+    monkeypatch.setattr(identity_module, "_public_from_bytes", _CountingKey.from_public_bytes)
     _CountingKey.calls = 0
     me = Identity.from_secret(b"\x07" * 32, "Bytes")
     message = b"pbem/v1/save\0" + b"s" * 8000
