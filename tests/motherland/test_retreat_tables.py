@@ -192,7 +192,8 @@ listed = [str(a) for a in s.legal_actions()]
 hm = s.data.hexmap
 s.apply(s.legal_actions()[0])
 print(json.dumps([listed, "hexsides" in hm.__dict__, "areas" in hm.__dict__,
-                  "engines.hexkit.tables" in sys.modules]))
+                  "engines.hexkit.tables" in sys.modules,
+                  "engines.motherland.combat" in sys.modules]))
 """
 
 
@@ -212,9 +213,12 @@ def test_8_6_a_retreat_listed_on_a_kept_map_decodes_no_hexside_or_area_table(
         raise AssertionError("no retreat in 700 steps")
     given = json.dumps({"cache": str(tmp_path), "snapshot": at.snapshot()})
     fresh_run(_RETREAT_KEPT_MAP, given)  # the first fills the cache
-    listed, hexsides, areas, tables = json.loads(fresh_run(_RETREAT_KEPT_MAP, given)[-1])
+    listed, hexsides, areas, tables, combat = json.loads(
+        fresh_run(_RETREAT_KEPT_MAP, given)[-1])
     assert listed == [str(a) for a in at.legal_actions()] and listed
     assert (hexsides, areas) == (False, False)
     # nor did loading the data and a retreat made load the kit's tables (the game's are
-    # its own data's: 2.2 M instructions)
+    # its own data's: 2.2 M instructions), nor the combat rules, which a retreat that
+    # costs no step (8.6.2, 8.6.3) uses none of (0.85 M)
     assert tables is False
+    assert combat is False
