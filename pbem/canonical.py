@@ -326,6 +326,25 @@ def decode(data: bytes, *, max_size: int = MAX_SIZE) -> Value:
     return _decode_strict(data)
 
 
+def decode_signed(data: bytes) -> Value:
+    """What :func:`decode` gives for bytes this code's own :func:`encode` wrote, under a
+    signature the caller has verified (a save's position, signed by the home's own key):
+    read by msgpack's C reader alone (map keys strings, ext types refused but msgpack's
+    own Timestamp), without the walk over every container and the encoding again that
+    prove bytes from elsewhere canonical (5.8 of the 9.1 M instructions of reading For the
+    Motherland!'s position back at every turn command, issue 35).  Bytes that do not read
+    so go to :func:`decode`, which names what is wrong; the value's types are the
+    caller's to check, as a typed reader checks every field it takes (a position's
+    restore)."""
+    if len(data) > MAX_SIZE:
+        return decode(data)
+    try:
+        return msgpack.unpackb(data, raw=False, use_list=True, strict_map_key=True,
+                               ext_hook=_no_ext, timestamp=0)
+    except Exception:  # every refusal is named by the strict way
+        return decode(data)
+
+
 def _decode_strict(data: bytes) -> Value:
     _prescan(data)
     try:

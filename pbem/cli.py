@@ -446,7 +446,7 @@ class LazyGroup(click.Group):
     #: imports) loads only when that command runs or is asked for its help; ``pbem
     #: status`` built all forty commands' options at every start (issue 19)
     lazy: ClassVar[dict[str, str]] = {
-        "act": "pbem.commands.turn:act_cmd",
+        "act": "pbem.commands.act:act_cmd",
         "audit": "pbem.commands.archive:audit_cmd",
         "board": "pbem.web.cli:board_cmd",
         "demo": "pbem.commands.replaying:demo_cmd",

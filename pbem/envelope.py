@@ -74,9 +74,11 @@ class Envelope:
         """
         return self.kind, self.key, self.hash
 
-    def decode(self) -> dict[str, Any]:
-        """The body as a map, strictly decoded (only after the signature verified)."""
-        value = canonical.decode(self.body)
+    def decode(self, *, own: bool = False) -> dict[str, Any]:
+        """The body as a map, strictly decoded (only after the signature verified);
+        ``own``: a body this home's own key signed (its save), which this code's encoder
+        wrote, read without proving it canonical again (:func:`canonical.decode_signed`)."""
+        value = canonical.decode_signed(self.body) if own else canonical.decode(self.body)
         if not isinstance(value, dict):
             raise FormatError(f"{self.kind} body is not a map")
         if value.get("kind") != self.kind:

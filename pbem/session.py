@@ -130,7 +130,7 @@ def read_save(home: Home, path: Path, data: bytes | None = None) -> tuple[bytes,
     if env.key != home.card().key:
         raise SignatureError("save file was not signed by this home's identity",
                              path=str(path))
-    return data, env.decode()
+    return data, env.decode(own=True)
 
 
 def _summary_key(home: Home, path: Path, key: bytes | None = None) -> tuple[bytes, bytes]:

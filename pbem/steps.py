@@ -61,7 +61,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from pbem import canonical, codec
+from pbem import canonical
+
+# pbem.codec is imported where a position or a frame goes its way: an engine that reads
+# and writes both by hand (For the Motherland!) loads it for no turn command (issue 35:
+# 1.5 M instructions of each)
 from pbem.engine import (
     CHANCE,
     Action,
@@ -1156,6 +1160,8 @@ class StepState(State, Generic[P]):
         if (cls._snapshot is not StepState._snapshot
                 or cls.setup_position is not StepState.setup_position):
             return None
+        from pbem import codec
+
         try:
             position = codec.to_canonical_bytes(self.pos, 2)
             stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
@@ -1167,6 +1173,8 @@ class StepState(State, Generic[P]):
         """The position's data, as the snapshot body's ``position`` holds it (pbem.setup
         merges a setup text into it).  An engine whose position is not (yet) a typed
         dataclass gives its own."""
+        from pbem import codec
+
         return codec.to_data(self.pos)
 
     def stack_data(self, frames: list[Frame] | None = None) -> list[list[Any]]:
@@ -1179,6 +1187,8 @@ class StepState(State, Generic[P]):
         return data
 
     def _frame_data(self, f: Frame) -> list[Any]:
+        from pbem import codec
+
         return [f.step, f.pc, codec.to_data_of(self.steps[f.step].Args, f.args)]
 
     def restore_body(self, body: Mapping[str, Any]) -> None:
@@ -1189,6 +1199,8 @@ class StepState(State, Generic[P]):
         for name in ("position", "stack"):
             if name not in body:
                 raise FormatError(f"body.{name}: missing from the snapshot")
+        from pbem import codec
+
         self.pos = codec.from_data(self.Position, body["position"])
         self.restore_stack(body["stack"])
 
@@ -1230,4 +1242,6 @@ class StepState(State, Generic[P]):
         """A frame's arguments, of its step's class ``cls``, from their snapshot data: the
         codec's reading, which names any fault.  An engine may read the plain form by a
         quicker way that gives exactly what the codec gives, and hand the rest here."""
+        from pbem import codec
+
         return codec.from_data(cls, data, where)

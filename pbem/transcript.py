@@ -439,9 +439,12 @@ class Verifier:
         self.setup = parse_invite(invite)
         check_installed(self.setup, engine)
         snapshot = data["snapshot"]
-        # bytes (the canonical encoding); a map in saves written before that change
-        self.state = engine.restore(canonical.decode(snapshot) if isinstance(snapshot, bytes)
-                                    else snapshot)
+        # bytes (the canonical encoding); a map in saves written before that change.  The
+        # bytes are the save's, signed by this home's own key and verified where it was
+        # read (as its files are, pbem.envelope.committed_envelope): this code's encoder
+        # wrote them, so they are read without proving them canonical again
+        self.state = engine.restore(canonical.decode_signed(snapshot)
+                                    if isinstance(snapshot, bytes) else snapshot)
         self.state.sealed_dice = self.setup.dice_mode == "sealed"
         self.state.sealed_rules = self.setup.sealed_rules
         if isinstance(snapshot, bytes):

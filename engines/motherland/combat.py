@@ -355,11 +355,6 @@ def combat_result(s: MotherlandState, code: str) -> None:
 # -- results (8.5), step losses (8.5.1-8.5.3) -----------------------------------------
 
 
-def alive_in_combat(s: MotherlandState, role: str) -> list[str]:
-    cb = s.fight()
-    return [x for x in cb.units(role) if s.u(x).hex and s.u(x).hex == cb.orig[x]]
-
-
 def apply_side(s: MotherlandState, t: ApplySideArgs) -> None:
     # once a side's result: a command that loads the combat rules to end the phase or
     # after a retreat (combat_end) makes no step loss or result to take (issue 35)
@@ -367,7 +362,7 @@ def apply_side(s: MotherlandState, t: ApplySideArgs) -> None:
 
     cb = s.fight()
     role, side = t.role, t.side
-    units = alive_in_combat(s, role)
+    units = s.alive_in_combat(role)
     hit = t.mand or t.n or t.elim
     if hit and cb.kind == "attack":
         for uid in [x for x in units if s.u(x).displaced]:

@@ -189,10 +189,12 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
                                                "retreated into an enemy ZOC (4.2.1, 8.6.2)"))],
                        first=True)
     if river:
-        from engines.motherland.combat import lose_step
-
         for uid in units:
             if s.c(uid).type in ARMOR_TYPES and s.u(uid).hex:
+                # the combat rules load for a step lost, not for every retreat across a
+                # river (issue 35: 0.85 M instructions of an act)
+                from engines.motherland.combat import lose_step
+
                 lose_step(s, uid, "armor retreating across a river (8.6.3)")
 
 
@@ -200,8 +202,6 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
 
 
 def advance_start(s: MotherlandState, t: RoleArgs) -> None:
-    from engines.motherland.combat import alive_in_combat
-
     cb = s.fight()
     role = t.role
     loser = "def" if role == "att" else "att"
@@ -214,7 +214,7 @@ def advance_start(s: MotherlandState, t: RoleArgs) -> None:
         vacated = hexes if not still else []
     lost_all = not any(s.u(x).hex == cb.orig[x] for x in cb.units(loser))
     if cb.kind == "overrun" and role == "att":
-        movers = alive_in_combat(s, "att")
+        movers = s.alive_in_combat("att")
         if vacated and lost_all:
             for uid in movers:
                 unit = s.u(uid)
@@ -250,7 +250,7 @@ def advance_start(s: MotherlandState, t: RoleArgs) -> None:
         allow = 0
     if allow <= 0:
         return
-    movers = [x for x in alive_in_combat(s, role) if s.c(x).is_combat
+    movers = [x for x in s.alive_in_combat(role) if s.c(x).is_combat
               and s.c(x).factors[0][2] > 0 and s.c(x).type != "fortress"]
     if movers:
         from engines.motherland.combat_args import AdvanceArgs

@@ -31,7 +31,7 @@ supply lines, rail connection and movement are the hex kit's
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engines.motherland import rules
@@ -40,6 +40,7 @@ from engines.motherland.args import (
     MoveArgs,
     PhaseArgs,
     SideArgs,
+    args_copy,
     args_data,
     args_from_data,
 )
@@ -159,6 +160,14 @@ class MotherlandState(StepState[Position]):
         """The combat being resolved (the steps that read it run only inside one)."""
         assert self.pos.combat is not None, "no combat in progress"
         return self.pos.combat
+
+    def alive_in_combat(self, role: str) -> list[str]:
+        """The attackers (``role`` "att") or defenders ("def") of the combat still in the
+        hex each stood in as it began: neither eliminated nor retreated (8.5-8.7).  Here,
+        not with the combat rules: an advance after a retreat asks it, and loading those
+        rules for it was 0.85 M instructions of a retreat's act (issue 35)."""
+        cb = self.fight()
+        return [x for x in cb.units(role) if self.u(x).hex and self.u(x).hex == cb.orig[x]]
 
     @property
     def turn(self) -> int:
@@ -480,15 +489,20 @@ class MotherlandState(StepState[Position]):
         # as the runtime's clone: its options memo is the original's, for one decision
         twin.forget_options()
         twin.pos = self.pos.copy()
-        # each frame's arguments copied by their step's Args type (pbem.typedcopy), not
-        # deep-copied: a fifth of the clone; loaded with the first clone, as the
-        # runtime's, not by a command that makes none (a legal listing, a receive: 0.63 M
-        # instructions, issue 35)
-        from pbem import typedcopy
-
+        # each frame's arguments copied by their step's Args type, not deep-copied (a
+        # fifth of the clone): by hand where they are of the plain kinds (args.args_copy),
+        # else by pbem.typedcopy, loaded then
         steps = self.steps
-        twin.stack = [Frame(f.step, typedcopy.copier(steps[f.step].Args)(f.args), f.pc)
-                      for f in self.stack]
+        stack = []
+        for f in self.stack:
+            cls = steps[f.step].Args
+            args = args_copy(cls, f.args)
+            if args is None:
+                from pbem import typedcopy
+
+                args = typedcopy.copier(cls)(f.args)
+            stack.append(Frame(f.step, args, f.pc))
+        twin.stack = stack
         return twin
 
     # ================================================================================
@@ -589,34 +603,61 @@ class MotherlandState(StepState[Position]):
         drawn for it (11.0)."""
         return _printed(self.c(uid), self.u(uid), self.factors(uid))
 
-    def counters(self, side: str | None) -> dict[str, str]:
+    def counters(self, side: str | None) -> Mapping[str, str]:
         """What the view's pieces print, by id (nothing is hidden: 6.6), without drawing
         the board or loading the view's module: ``act`` and ``legal`` name their units
-        by them (issue 35: the module was 1 M instructions of each).  Kept with the
-        position (``_cache``, forgotten at every change): a listing asks twice."""
+        by them (issue 35: the module was 1 M instructions of each).  Each counter is
+        worked out when it is asked (:class:`_Counters`): an act names the two or three
+        units its events name, and printing all 171 counters for them was 1.5 M
+        instructions of every act."""
+        return _Counters(self)
+
+    def _all_counters(self) -> dict[str, str]:
+        """Every counter of :meth:`counters`, in its order: the units by id, then the
+        partisans, then Stalin.  Kept with the position (``_cache``, forgotten at every
+        change): a listing asks twice."""
         kept: dict[str, str] | None = self._cache.get("counters")
         if kept is not None:
-            return dict(kept)
+            return kept
         out: dict[str, str] = {}
-        counters, chits = self.data.counters, self.data.chits
-        for uid, u in sorted(self.pos.units.items()):
-            if (u.hex or u.box) != "out":
-                # counter_text(uid, label, printed) without its word splitting: the
-                # printed factors are one word and never the id, and the label is the id
-                # (dropped) or the id marked (8.5.2: a Kampfgruppe, an allied * army)
-                # (issue 35: label(), printed() and counter_text a unit were half the cost;
-                # factors() looking the unit and its counter up again, a third of the rest)
-                c = counters[uid]
-                label = _label(uid, c, u)
-                printed = _printed(c, u, _factors(c, u, chits))
-                out[uid] = printed if label == uid else f"{label} {printed}"
+        for uid in sorted(self.pos.units):
+            text = self._unit_counter(uid)
+            if text is not None:
+                out[uid] = text
         for p, h in sorted(self.pos.partisans.items()):
             if h:
                 out[f"partisan:{p}"] = counter_text(f"partisan:{p}", p, "P")
         if self.pos.stalin == "moscow":
             out["stalin"] = counter_text("stalin", "Stalin", "Stalin")
         self._cache["counters"] = out
-        return dict(out)
+        return out
+
+    def _unit_counter(self, uid: str) -> str | None:
+        """The counter of unit ``uid`` as :meth:`counters` prints it, or None for a unit
+        not in play (still "out") or no unit."""
+        u = self.pos.units.get(uid)
+        if u is None or (u.hex or u.box) == "out":
+            return None
+        # counter_text(uid, label, printed) without its word splitting: the printed
+        # factors are one word and never the id, and the label is the id (dropped) or the
+        # id marked (8.5.2: a Kampfgruppe, an allied * army) (issue 35: label(), printed()
+        # and counter_text a unit were half the cost; factors() looking the unit and its
+        # counter up again, a third of the rest)
+        c = self.data.counters[uid]
+        label = _label(uid, c, u)
+        printed = _printed(c, u, _factors(c, u, self.data.chits))
+        return printed if label == uid else f"{label} {printed}"
+
+    def _one_counter(self, key: str) -> str | None:
+        """The counter ``key`` of :meth:`counters` alone, or None where it has none."""
+        if key in self.pos.units:
+            return self._unit_counter(key)
+        if key.startswith("partisan:"):
+            p = key[len("partisan:"):]
+            return counter_text(key, p, "P") if self.pos.partisans.get(p) else None
+        if key == "stalin" and self.pos.stalin == "moscow":
+            return counter_text("stalin", "Stalin", "Stalin")
+        return None
 
 
 def _factors(c: Counter, u: Unit, chits: Mapping[str, Chit]) -> tuple[int, int, int]:
@@ -655,3 +696,34 @@ def _printed(c: Counter, u: Unit, factors: tuple[int, int, int]) -> str:
     chit is drawn for it (11.0)."""
     a, d, m = factors
     return f"{a}-{d}-{m}" if c.type not in CHIT_TYPES or u.chit else f"{c.letter}-{m}"
+
+
+class _Counters(Mapping[str, str]):
+    """:meth:`MotherlandState.counters` as a mapping that works out a counter when it is
+    asked (``get``, ``[]``, ``in``), and all of them only when they are gone through:
+    the same counters, in the same order, as the position stands when they are asked."""
+
+    __slots__ = ("_state",)
+
+    def __init__(self, state: MotherlandState) -> None:
+        self._state = state
+
+    def get(self, key: str, default: Any = None) -> Any:
+        kept: dict[str, str] | None = self._state._cache.get("counters")
+        got = kept.get(key) if kept is not None else self._state._one_counter(key)
+        return default if got is None else got
+
+    def __getitem__(self, key: str) -> str:
+        got: str | None = self.get(key)
+        if got is None:
+            raise KeyError(key)
+        return got
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._state._all_counters())
+
+    def __len__(self) -> int:
+        return len(self._state._all_counters())

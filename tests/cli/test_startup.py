@@ -199,7 +199,10 @@ def test_receive_and_act_import_no_mail_board_or_rich(tmp_path: Path) -> None:
 
     assert loaded(imported("--home", home, "receive", str(incoming))) == []
     action = legal_json(home)["actions"][0]
-    assert loaded(imported("--home", home, "act", "selfplay-1", action)) == []
+    acted = imported("--home", home, "act", "selfplay-1", action)
+    assert loaded(acted) == []
+    # nor the other turn commands' module, with their click commands (1.5 M instructions)
+    assert "pbem.commands.act" in acted and "pbem.commands.turn" not in acted
 
 
 def test_start_up_objects_are_left_out_of_garbage_collection() -> None:

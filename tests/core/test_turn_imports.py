@@ -139,3 +139,49 @@ def test_the_lazy_step_table_loads_with_the_first_engine_that_makes_one() -> Non
         "    print(exc)\n")
     assert _run(probe) == ["False", "True True",
                            "module 'pbem.steps' has no attribute 'NoSuchThing'"]
+
+
+def test_for_the_motherland_restores_and_clones_without_the_codec() -> None:
+    """For the Motherland! reads, writes and copies its positions and frames by hand: a
+    turn command (restore from a save's bytes, move, clone, digest) loads neither the
+    codec nor the typed copy (issue 35: 2.7 M instructions of every act); the clone is
+    the same position and shares no list or map of a frame's arguments."""
+    probe = (
+        "import sys\n"
+        "from pbem import canonical\n"
+        "from engines.motherland import ENGINE\n"
+        "s = ENGINE.new_state('4-uranus', ENGINE.resolve_options({}))\n"
+        "s = ENGINE.restore(canonical.decode_signed(s.encoded()))\n"
+        "s.apply(s.legal_actions()[0])\n"
+        "twin = s.clone()\n"
+        "shared = [v for f, g in zip(s.stack, twin.stack) for k, v in vars(f.args).items()\n"
+        "          if isinstance(v, list | dict) and v is vars(g.args)[k]]\n"
+        "mutable = [v for f in s.stack for v in vars(f.args).values()\n"
+        "           if isinstance(v, list | dict)]\n"
+        "print(twin.digest() == s.digest(), twin.stack == s.stack, len(mutable) > 0, shared)\n"
+        "print('pbem.codec' in sys.modules, 'pbem.typedcopy' in sys.modules)\n")
+    assert _run(probe) == ["True True True []", "False False"]
+
+
+def test_signing_and_verifying_load_no_ed25519_classes_module() -> None:
+    """pbem.identity makes its keys by the functions cryptography's Ed25519 classes call:
+    the classes' module (with its serialization enums, hashes and utils: 7 M instructions
+    of every command that opens a home, issue 35) is not loaded to sign or verify, and a
+    signature is the one cryptography's classes make and check."""
+    probe = (
+        "import sys\n"
+        "from pbem.errors import SignatureError\n"
+        "from pbem.identity import Identity, verify\n"
+        "me = Identity.from_secret(bytes(range(32)), 'Probe')\n"
+        "signature = me.sign(b'message')\n"
+        "verify(me.public_key, b'message', signature)\n"
+        "try:\n"
+        "    verify(me.public_key, b'other', signature)\n"
+        "except SignatureError:\n"
+        "    print('refused')\n"
+        "print('cryptography.hazmat.primitives.asymmetric.ed25519' in sys.modules)\n"
+        "from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey\n"
+        "key = Ed25519PrivateKey.from_private_bytes(bytes(range(32)))\n"
+        "print(key.sign(b'message') == signature,\n"
+        "      key.public_key().public_bytes_raw() == me.public_key)\n")
+    assert _run(probe) == ["refused", "False", "True True"]

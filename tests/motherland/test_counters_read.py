@@ -44,3 +44,26 @@ def test_8_5_2_counters_read_as_the_view_prints_them_in_one_pass(
                 seen.add("chit")
     # the marked names (8.5.2) and chit armies (11.0) were read, not only full units
     assert seen == {"marked", "chit"}
+
+
+@pytest.mark.parametrize(("scenario", "seed"), [("4-uranus", 5)])
+def test_8_5_2_each_counter_asked_alone_reads_as_the_view_prints_it(
+        engine: MotherlandEngine, scenario: str, seed: int) -> None:
+    """An act names the few units its events name: each is worked out when asked, the
+    same text as the view's (the partisans and Stalin too), and a unit not in play or no
+    unit is not there; asking them builds no table of all 171 (issue 35: 1.1 M
+    instructions of every act)."""
+    st = engine.new_state(scenario, engine.resolve_options({}))
+    for n, at in enumerate(decisions(st, Chooser(seed), 300)):
+        if n % 25:
+            continue
+        assert isinstance(at, MotherlandState)
+        at._cache.pop("counters", None)
+        want = view_counters(at.view(None))
+        counters = at.counters(None)
+        asked = {key: counters.get(key) for key in [*at.pos.units, *want, "stalin",
+                                                    "partisan:Nobody", "no-such-unit"]}
+        assert "counters" not in at._cache
+        assert {k: v for k, v in asked.items() if v is not None} == want
+        assert all((k in counters) == (k in want) for k in asked)
+        assert list(counters) == list(want)

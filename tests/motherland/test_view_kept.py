@@ -58,7 +58,8 @@ def test_kept_counters_are_the_plain_counters_along_random_games() -> None:
 
 def test_the_names_are_worked_out_once_a_position(monkeypatch: pytest.MonkeyPatch) -> None:
     """A grouped listing asks the units' names twice (the prompt, then the groups): the
-    second time finds them kept with the position, and a change forgets them."""
+    second time finds them kept with the position, and a change forgets them.  A
+    caller's copy of them changes nothing kept."""
     from engines.motherland import state as state_module
 
     state = ENGINE.new_state("4-uranus", ENGINE.resolve_options({}))
@@ -75,8 +76,8 @@ def test_the_names_are_worked_out_once_a_position(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(state_module, "_factors", counted)
     for _ in decisions(state, choose, 30):
         asked.clear()
-        first = state.counters("axis")
+        first = dict(state.counters("axis"))
         once = len(asked)
-        assert once and state.counters("soviet") == first and len(asked) == once
+        assert once and dict(state.counters("soviet")) == first and len(asked) == once
         first["nobody"] = "changed by its caller"
         assert "nobody" not in state.counters(None)
