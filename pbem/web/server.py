@@ -30,9 +30,11 @@ from __future__ import annotations
 
 import functools
 import hmac
+import importlib
 import itertools
 import json
 import operator
+import pkgutil
 import re
 import secrets
 import shlex
@@ -456,6 +458,19 @@ def _by_identity(table: dict[int, tuple[_K, _V]], obj: _K, make: Callable[[_K], 
     return kept[1]
 
 
+@functools.cache
+def _load_rules(module: str) -> None:
+    """Import every module of the engine's package (``module``: where its engine class
+    is defined; nothing for a class defined in a plain module).  An engine loads a rule
+    where it is first asked, so a command pays only for what it reads (issue 35); a board
+    serves one game click after click, and the click that first reached a phase paid
+    for loading its rules (Backhand Blow's administrative movement, 15.1: a sixth of that
+    click).  Loaded once per process, with the board's first state."""
+    package = importlib.import_module(module)
+    for found in pkgutil.walk_packages(getattr(package, "__path__", ()), f"{module}."):
+        importlib.import_module(found.name)
+
+
 def _mine_row_of(piece: Piece) -> dict[str, str]:
     return {"id": piece.id, "hex": piece.location, "label": piece.label, "name": piece.name}
 
@@ -574,6 +589,7 @@ class Board(Gate):
                 # and what each click's save reuses, made now as well
                 self._game.match.ready()
                 self._game.prepare_writes()
+            _load_rules(type(self._game.engine).__module__)
         return self._game
 
     def find(self, method: str, path: str) -> tuple[Responder | None, bool]:
