@@ -19,6 +19,11 @@ def other(side: str) -> str:
 #: set): a state keeps its board facts while this and its units stand as they were
 #: (never part of a position: a cache's key)
 PLACINGS = [0]
+#: how many times a unit was made or its place, steps or supply set, in any position:
+#: what a board view draws of a unit (engines.backhand.view), a cache's key as above
+DRAWN = [0]
+#: the fields of a unit :data:`DRAWN` counts
+_DRAWN_FIELDS = frozenset(("at", "steps", "oos"))
 
 
 @dataclass(init=False)
@@ -31,6 +36,7 @@ class Unit:
         # the fields stored at once, the unit's place counted once (a position restored
         # makes every unit: nine calls of __setattr__ each)
         PLACINGS[0] += 1
+        DRAWN[0] += 1
         self.__dict__.update(at=at, steps=steps, oos=oos, oos_turns=oos_turns, moved=moved,
                              fought=fought, admin=admin, refit=refit, replaced=replaced)
 
@@ -38,8 +44,10 @@ class Unit:
         # every rule that moves a unit sets ``at`` in place: counted here, the board
         # facts of the units need not read every unit's place each time a rule asks them
         # (issue 35: a tenth of an audit)
-        if name == "at":
-            PLACINGS[0] += 1
+        if name in _DRAWN_FIELDS:
+            if name == "at":
+                PLACINGS[0] += 1
+            DRAWN[0] += 1
         self.__dict__[name] = value
 
     at: str  # a hex, or pending/cup/elim/out/box1/box2
@@ -83,6 +91,7 @@ def units_from_data(data: object) -> dict[str, Unit] | None:
         unit = out[uid] = new(Unit)
         unit.__dict__.update(u)
     PLACINGS[0] += len(out)  # each unit made is a placing, as Unit() counts it
+    DRAWN[0] += len(out)
     return out
 
 
