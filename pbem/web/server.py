@@ -302,6 +302,10 @@ class Stacks:
     #: asked, and the places of the rows changed since
     texts: list[str | None] | None = None
     dirty: list[int] = field(default_factory=list)
+    #: the last frame made of these stacks, and its JSON once made: a click that moves
+    #: no counter and leaves the status line (a phase declared) redraws the same frame
+    frame: dict[str, Any] | None = None
+    frame_text: str | None = None
 
 
 #: the page's row of a counter of the frame's side it may identify (:attr:`Stacks.rows`)
@@ -345,6 +349,8 @@ def _restacked(kept: Stacks, view: BoardView, row: Rows) -> Stacks | None:
     depth and first place stay."""
     pieces = view.pieces
     old = kept.pieces
+    if pieces is old:  # the same counters (an engine may hand the last view's again)
+        return kept
     kept.pieces = pieces
     changed = list(itertools.compress(range(len(pieces)), map(operator.is_not, old, pieces)))
     if not changed:
@@ -359,7 +365,12 @@ def _restacked(kept: Stacks, view: BoardView, row: Rows) -> Stacks | None:
         touched.add(locations[i])
         locations[i] = pieces[i].location
         touched.add(locations[i])
+    # whether a location's first place changed (or it came or went): the order of the
+    # locations is sorted again only then (a counter that moves onto a stack below its
+    # top, or a counter changed in place, leaves it)
+    moved = False
     for location in touched:
+        was = first.get(location)
         if location in kept.cells:
             count = locations.count(location)
             if count:
@@ -376,8 +387,10 @@ def _restacked(kept: Stacks, view: BoardView, row: Rows) -> Stacks | None:
                 first[location], boxed[location] = locations.index(location), members
             elif location in first:
                 del first[location], boxed[location]
-    # in the order the view first shows each location, as the frame lists them
-    kept.order = sorted(first, key=first.__getitem__)
+        moved = moved or first.get(location) != was
+    if moved:
+        # in the order the view first shows each location, as the frame lists them
+        kept.order = sorted(first, key=first.__getitem__)
     return kept
 
 
@@ -427,8 +440,14 @@ def now_frame(view: BoardView, side: str | None, table: Present, kept: Stacks | 
                 shown[j] = at
                 if at < history:
                     found[location] = at
-    return {"status": view.status, "pieces": shown, "events": [], "hexes": [], "file": None,
-            "now": True}, kept
+    last = kept.frame
+    if last is not None and last["pieces"] == shown and last["status"] == view.status:
+        # the frame the last redraw made, whose JSON is kept with it (never changed)
+        return last, kept
+    kept.frame_text = None
+    kept.frame = {"status": view.status, "pieces": shown, "events": [], "hexes": [],
+                  "file": None, "now": True}
+    return kept.frame, kept
 
 
 #: an action's part in a redraw's buttons as :meth:`Board.buttons_of` keeps it: the
@@ -911,6 +930,17 @@ class Board(Gate):
             found[1] if (found := kept.get(id(row))) is not None and found[0] is row
             else _by_identity(kept, row, page_json) for row in rows]) + "]"
 
+    def _frame_text(self, frame: dict[str, Any]) -> str:
+        """``page_json(frame)``, made once for the board's frame now while it stands
+        (:attr:`Stacks.frame`): a click that changes no counter redraws the same frame,
+        and its JSON, seventy stacks' numbers, was made again."""
+        stacks = self._stacks
+        if stacks is None or frame is not stacks.frame:
+            return page_json(frame)
+        if stacks.frame_text is None:
+            stacks.frame_text = page_json(frame)
+        return stacks.frame_text
+
     def state_json(self) -> bytes:
         """:meth:`state` as the page is sent it: ``json.dumps(displayable(...))``, the same
         bytes, with the history's frames, counters and rolls made once per history rather
@@ -958,7 +988,8 @@ class Board(Gate):
         for key, item in value.items():
             if key in kept:
                 tail = tails[key] = [page_json(x) for x in item[kept[key]:]] \
-                    if key != "pieces" else [_by_identity(self._made_json, x, page_json)
+                    if key == "rolls" else [self._frame_text(x) for x in item[kept[key]:]] \
+                    if key == "frames" else [_by_identity(self._made_json, x, page_json)
                                              for x in item[kept[key]:]]
                 if since is not None and since.history is history:
                     old = since.tails[key]
