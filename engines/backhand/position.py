@@ -4,6 +4,7 @@ retreat.py's)."""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from itertools import chain
 
@@ -24,6 +25,10 @@ PLACINGS = [0]
 DRAWN = [0]
 #: the fields of a unit :data:`DRAWN` counts
 _DRAWN_FIELDS = frozenset(("at", "steps", "oos"))
+#: the last units whose place, steps or supply was set, each with the count of
+#: :data:`DRAWN` it made (a unit made is counted, not listed): a view of the same units
+#: redraws only those (engines.backhand.view)
+SET: deque[tuple[int, Unit]] = deque(maxlen=32)
 
 
 @dataclass(init=False)
@@ -48,6 +53,7 @@ class Unit:
             if name == "at":
                 PLACINGS[0] += 1
             DRAWN[0] += 1
+            SET.append((DRAWN[0], self))
         self.__dict__[name] = value
 
     at: str  # a hex, or pending/cup/elim/out/box1/box2
