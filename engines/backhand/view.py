@@ -151,7 +151,11 @@ def board(s: BBState, side: str | None) -> BoardView:
             key = (f"front-{f}", fronts[f], 0, False)
             piece = find(key)
             markers.append(piece if piece is not None else kept.keep(key, _front(f, fronts[f])))
-        view = board_view(data.map, drawn + tuple(markers), side=side, status=status)
+        if last is not None and last[5].side == side:
+            # the last view's map, title and (no) highlights: drawn as board_view draws
+            view = last[5].redrawn(drawn + tuple(markers), status)
+        else:
+            view = board_view(data.map, drawn + tuple(markers), side=side, status=status)
     # the units held alive with the key (no other dict can take their place unseen)
     data.__dict__["_last_view"] = (units, len(units), DRAWN[0], drawn, places, view, ids,
                                    slots)
