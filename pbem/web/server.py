@@ -28,6 +28,7 @@ terminal is seen, never overwritten.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hmac
 import importlib
@@ -43,6 +44,7 @@ import sys
 import threading
 import traceback
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -286,6 +288,8 @@ class Stacks:
     #: locations in that order (the frame's)
     first: dict[str, int]
     order: list[str]
+    #: the number of the view's counters at each location (each in ``locations``)
+    counts: dict[str, int]
     #: each hex's top counter and the number of counters under it
     tops: dict[str, tuple[Piece, int]]
     #: the top's row in the history's table, ``None``: to be found (a row of this redraw's
@@ -338,8 +342,9 @@ def _stacks(view: BoardView, table: PieceTable, side: str | None, row: Rows
         elif location in boxes:
             first[location] = i
             boxed[location] = [pieces[i]]
-    return Stacks(table.index, cells, boxes, pieces, locations, first, list(first), tops,
-                  dict.fromkeys(tops), boxed, side, [row(p) for p in pieces])
+    return Stacks(table.index, cells, boxes, pieces, locations, first, list(first),
+                  Counter(locations), tops, dict.fromkeys(tops), boxed, side,
+                  [row(p) for p in pieces])
 
 
 def _restacked(kept: Stacks, view: BoardView, row: Rows) -> Stacks | None:
@@ -355,24 +360,28 @@ def _restacked(kept: Stacks, view: BoardView, row: Rows) -> Stacks | None:
     changed = list(itertools.compress(range(len(pieces)), map(operator.is_not, old, pieces)))
     if not changed:
         return kept
-    locations, first, tops, found, boxed = (kept.locations, kept.first, kept.tops,
-                                            kept.found, kept.boxed)
+    locations, first, tops, found, boxed, counts, order = (
+        kept.locations, kept.first, kept.tops, kept.found, kept.boxed, kept.counts,
+        kept.order)
     touched: set[str] = set()
     rows = kept.rows
     kept.dirty += changed
     for i in changed:
         rows[i] = row(pieces[i])
+        counts[locations[i]] -= 1
         touched.add(locations[i])
         locations[i] = pieces[i].location
+        counts[locations[i]] = counts.get(locations[i], 0) + 1
         touched.add(locations[i])
-    # whether a location's first place changed (or it came or went): the order of the
-    # locations is sorted again only then (a counter that moves onto a stack below its
-    # top, or a counter changed in place, leaves it)
-    moved = False
+    # a location's place in the frame's order (its first counter's place) found again
+    # only where its first place changed, or it came or went: sorting all seventy
+    # locations again, and counting each touched one's counters among all the view's,
+    # were most of a click's restacking (issue 35)
+    by_first = first.__getitem__
     for location in touched:
         was = first.get(location)
         if location in kept.cells:
-            count = locations.count(location)
+            count = counts[location]
             if count:
                 i = locations.index(location)
                 top = pieces[i]
@@ -387,10 +396,12 @@ def _restacked(kept: Stacks, view: BoardView, row: Rows) -> Stacks | None:
                 first[location], boxed[location] = locations.index(location), members
             elif location in first:
                 del first[location], boxed[location]
-        moved = moved or first.get(location) != was
-    if moved:
-        # in the order the view first shows each location, as the frame lists them
-        kept.order = sorted(first, key=first.__getitem__)
+        if first.get(location) != was:
+            # in the order the view first shows each location, as the frame lists them
+            if was is not None:
+                order.remove(location)
+            if location in first:
+                bisect.insort(order, location, key=by_first)
     return kept
 
 
