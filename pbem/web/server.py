@@ -600,6 +600,10 @@ class Board(Gate):
     #: that grew with the file (issue 35 item 4)
     _made: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict)
     _made_json: dict[int, tuple[list[Any], str]] = field(default_factory=dict)
+    #: the page's row of each roll of the file not yet sealed, by its record (kept with
+    #: it), with the file's number (:meth:`_pending_roll`), and each row's JSON, by the row
+    _rolls: dict[int, tuple[list[Any], int, dict[str, Any]]] = field(default_factory=dict)
+    _rolls_json: dict[int, tuple[dict[str, Any], str]] = field(default_factory=dict)
     _nonce: str = field(default_factory=lambda: secrets.token_hex(4))
     notice: dict[str, str] = field(default_factory=dict)
 
@@ -807,10 +811,12 @@ class Board(Gate):
         if decision is not None:
             # the rule shown under the prompt, unless the prompt names it already (13.0)
             rule = "" if cites(decision.prompt, decision.rule) else decision.rule
+            default = decision.default
             prompt = {"side": decision.side, "prompt": decision.prompt, "rule": rule,
                       "options": [{"text": o.notation(),
-                                   "default": decision.default is not None
-                                   and o == decision.default} for o in decision.options],
+                                   "default": default is not None
+                                   and (o is default or o == default)}
+                                  for o in decision.options],
                       "default": decision.default.notation() if decision.default else None}
         # a listed decision whose answers each name a hex (a set-up's "place 1/33 0708"):
         # the hexes light up on the map, and a tap on one answers
@@ -879,10 +885,8 @@ class Board(Gate):
         # ["o", text], ["r", index, outcome(, request)]), read once: typing every record
         # twice a redraw grew with the file (a 33-action Mortain file: 66 records a click)
         records = game.pending
-        pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r[1]}", "side": game.side,
-                          "purpose": "", "rule": "", "dice": "",
-                          "result": ", ".join(str(o) for o in r[2]), "after": "",
-                          "explain": None} for r in records if r[0] == "r"]
+        seq = game.verifier.seq + 1
+        pending_rolls = [self._pending_roll(r, seq, side) for r in records if r[0] == "r"]
         return {
             "game": game.name,
             "side": game.side,
@@ -907,6 +911,21 @@ class Board(Gate):
             "notice": self.notice,
             "folder": str(self.folder) if self.folder else None,
         }
+
+    def _pending_roll(self, record: list[Any], seq: int, side: str) -> dict[str, Any]:
+        """The page's row of a roll of file ``seq`` not yet sealed, made once per record
+        (a record is never changed: the save's pending list only grows, an undo makes
+        it again), so its JSON is made once too (:meth:`answer`): every redraw of a file
+        wrote each of its rolls again."""
+        kept = self._rolls.get(id(record))
+        if kept is None or kept[0] is not record or kept[1] != seq or kept[2]["side"] != side:
+            if len(self._rolls) >= 65536:  # a bound on what it holds alive, not a record
+                self._rolls.clear()
+            kept = self._rolls[id(record)] = (record, seq, {
+                "name": f"{seq}.{record[1]}", "side": side, "purpose": "", "rule": "",
+                "dice": "", "result": ", ".join(str(o) for o in record[2]), "after": "",
+                "explain": None})
+        return kept[2]
 
     def _mine_row(self, side: str | None, piece: Piece) -> dict[str, str] | None:
         """The page's row of one of ``side``'s counters, made once per counter; ``None``
@@ -998,10 +1017,11 @@ class Board(Gate):
         parts: list[str] = []
         for key, item in value.items():
             if key in kept:
-                tail = tails[key] = [page_json(x) for x in item[kept[key]:]] \
-                    if key == "rolls" else [self._frame_text(x) for x in item[kept[key]:]] \
-                    if key == "frames" else [_by_identity(self._made_json, x, page_json)
-                                             for x in item[kept[key]:]]
+                tail = tails[key] = \
+                    [self._frame_text(x) for x in item[kept[key]:]] if key == "frames" \
+                    else [_by_identity(self._made_json if key == "pieces" else
+                                       self._rolls_json, x, page_json)
+                          for x in item[kept[key]:]]
                 if since is not None and since.history is history:
                     old = since.tails[key]
                     same = 0
