@@ -421,10 +421,14 @@ class Match:
         if not self.has_pen():
             return events, rolls, None
         sealed = self.verifier.sealed
-        if self.state.is_chance() and sealed and self._acted():
+        chance = self.state.is_chance()
+        if chance and sealed and self._acted():
             # sealed dice: what our actions ask for, the opponent's next link finalizes
             return events, rolls, ""
-        self._resolve_chance(events, rolls)
+        if chance:
+            # asked once: an action that rolls nothing (most of a board's clicks) neither
+            # asks again nor loads the dice (a fifth of advancing after it)
+            self._resolve_chance(events, rolls)
         # the opponent's standing orders answer its decisions here, and play goes on; with
         # none in force none answers (pbem.orders.answer), and their module is not loaded
         # (issue 35: 0.47 M instructions of every act and receive)

@@ -162,6 +162,18 @@ class BoardView:
         view.__dict__["status"] = status
         return view
 
+    def redrawn(self, pieces: tuple[Piece, ...], status: str) -> BoardView:
+        """This view with other counters and another status line, its map's fields as
+        they are (a deferred view's made or still to be made): an engine that keeps its
+        last view draws the next position's from it, and its map's fields are not made
+        again for each new view (Backhand Blow's board on every click's redraw, a
+        twentieth of the click: issue 35)."""
+        view = object.__new__(type(self))
+        view.__dict__.update(self.__dict__)
+        view.__dict__["pieces"] = pieces
+        view.__dict__["status"] = status
+        return view
+
     if not TYPE_CHECKING:  # to the type checker a view has its fields and nothing else
         def __getattr__(self, name: str) -> Any:
             # reached only for a name the instance lacks: a deferred field not yet made

@@ -4,6 +4,7 @@ retreat.py's)."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass
 from itertools import chain
@@ -24,6 +25,15 @@ def other(side: str) -> str:
 #: set): a state keeps its board facts while this and its units stand as they were
 #: (never part of a position: a cache's key)
 PLACINGS = [0]
+#: how many times a unit was made or its place, steps or supply set, in any position:
+#: what a board view draws of a unit (engines.backhand.view), a cache's key as above
+DRAWN = [0]
+#: the fields of a unit :data:`DRAWN` counts
+_DRAWN_FIELDS = frozenset(("at", "steps", "oos"))
+#: the last units whose place, steps or supply was set, each with the count of
+#: :data:`DRAWN` it made (a unit made is counted, not listed): a view of the same units
+#: redraws only those (engines.backhand.view)
+SET: deque[tuple[int, Unit]] = deque(maxlen=32)
 
 
 @dataclass(init=False)
@@ -36,6 +46,7 @@ class Unit:
         # the fields stored at once, the unit's place counted once (a position restored
         # makes every unit: nine calls of __setattr__ each)
         PLACINGS[0] += 1
+        DRAWN[0] += 1
         self.__dict__.update(at=at, steps=steps, oos=oos, oos_turns=oos_turns, moved=moved,
                              fought=fought, admin=admin, refit=refit, replaced=replaced)
 
@@ -43,8 +54,11 @@ class Unit:
         # every rule that moves a unit sets ``at`` in place: counted here, the board
         # facts of the units need not read every unit's place each time a rule asks them
         # (issue 35: a tenth of an audit)
-        if name == "at":
-            PLACINGS[0] += 1
+        if name in _DRAWN_FIELDS:
+            if name == "at":
+                PLACINGS[0] += 1
+            DRAWN[0] += 1
+            SET.append((DRAWN[0], self))
         self.__dict__[name] = value
 
     at: str  # a hex, or pending/cup/elim/out/box1/box2
@@ -88,6 +102,7 @@ def units_from_data(data: object) -> dict[str, Unit] | None:
         unit = out[uid] = new(Unit)
         unit.__dict__.update(u)
     PLACINGS[0] += len(out)  # each unit made is a placing, as Unit() counts it
+    DRAWN[0] += len(out)
     return out
 
 

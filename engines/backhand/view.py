@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
+from engines.backhand.position import DRAWN, SET
 from pbem.engine import counter_text
 from pbem.memo import Memo
 
@@ -95,29 +97,99 @@ def board(s: BBState, side: str | None) -> BoardView:
     is, its steps and whether it is out of supply: its side, factors by steps and bracket
     are the order of battle's): a click's redraw asks the view of each new position, and
     making its 84 counters again was most of it, three times the engine's apply (353 ->
-    108 us a view along a random game of High Water Mark; issue 35)."""
+    108 us a view along a random game of High Water Mark; issue 35).
+
+    The units' counters of the last view are kept with its units and the count of
+    changes to what they draw (:data:`~engines.backhand.position.DRAWN`): while no unit
+    was made, moved, stepped or put out of supply since, they are those counters, and
+    the view with the same Front Markers and status line is the last view itself.  Most
+    board clicks (a phase declared, a segment ended, a Front Marker moved) change no
+    unit, and reading all 124 again was a tenth of each such click (issue 35)."""
     # the picture's classes load when a board is drawn: legal, act and receive draw
     # none, they write the status line alone (issue 35)
     from engines.hexkit.board import board_view
 
-    kept = _kept(s.data)
-    find = kept.find
-    pieces = []
-    # each counter found kept by its key alone, its maker made only on a miss: a partial
-    # for each of the ~130 units a click was most of the view's own work (issue 35)
-    # the ids sorted alone, not (id, unit) pairs, each pair compared through its own
-    # comparison of the ids (the same order: an id is a key)
+    data = s.data
     units = s.pos.units
-    for u in _sorted_ids(s.data, units):
-        x = units[u]
-        if x.at in _OFF_SET:
-            continue
-        key = (u, x.at, x.steps, x.oos)
-        piece = find(key)
-        pieces.append(piece if piece is not None else kept.keep(key, _piece(s, u, x)))
+    last: _Last | None = data.__dict__.get("_last_view")
+    drawn: tuple[Piece, ...] | None = None
+    if last is not None and last[0] is units and last[1] == len(units):
+        drawn = last[3] if last[2] == DRAWN[0] else _redrawn(s, last)
+    if drawn is None:
+        kept = _kept(data)
+        find = kept.find
+        pieces: list[Piece] = []
+        slots = {}
+        # each counter found kept by its key alone, its maker made only on a miss: a
+        # partial for each of the ~130 units a click was most of the view's own work
+        # (issue 35); the ids sorted alone, not (id, unit) pairs, each pair compared
+        # through its own comparison of the ids (the same order: an id is a key)
+        for u in _sorted_ids(data, units):
+            x = units[u]
+            if x.at in _OFF_SET:
+                continue
+            key = (u, x.at, x.steps, x.oos)
+            piece = find(key)
+            slots[u] = len(pieces)
+            pieces.append(piece if piece is not None else kept.keep(key, _piece(s, u, x)))
+        drawn = tuple(pieces)
+        ids = {id(x): u for u, x in units.items()}
+    else:
+        assert last is not None
+        ids, slots = last[6], last[7]
     fronts = s.pos.fronts
-    for f in FRONTS:
-        key = (f"front-{f}", fronts[f], 0, False)
-        piece = find(key)
-        pieces.append(piece if piece is not None else kept.keep(key, _front(f, fronts[f])))
-    return board_view(s.data.map, pieces, side=side, status=s.status_line(side))
+    places = tuple(fronts[f] for f in FRONTS)
+    status = s.status_line(side)
+    if last is not None and last[3] is drawn and last[4] == places \
+            and last[5].status == status and last[5].side == side:
+        view = last[5]
+    else:
+        kept = _kept(data)
+        find = kept.find
+        markers = []
+        for f in FRONTS:
+            key = (f"front-{f}", fronts[f], 0, False)
+            piece = find(key)
+            markers.append(piece if piece is not None else kept.keep(key, _front(f, fronts[f])))
+        if last is not None and last[5].side == side:
+            # the last view's map, title and (no) highlights: drawn as board_view draws
+            view = last[5].redrawn(drawn + tuple(markers), status)
+        else:
+            view = board_view(data.map, drawn + tuple(markers), side=side, status=status)
+    # the units held alive with the key (no other dict can take their place unseen)
+    data.__dict__["_last_view"] = (units, len(units), DRAWN[0], drawn, places, view, ids,
+                                   slots)
+    return view
+
+
+#: the last view's units, their number, the count of changes then, the units' counters,
+#: the Front Markers' places, the view, each unit's id by the unit object's (kept alive
+#: in the units), and each drawn unit's place among the counters (:func:`board`)
+_Last = tuple["dict[str, Unit]", int, int, "tuple[Piece, ...]", "tuple[str, ...]",
+              "BoardView", dict[int, str], dict[str, int]]
+
+
+def _redrawn(s: BBState, last: _Last) -> tuple[Piece, ...] | None:
+    """The last view's units' counters with those of the units set since redrawn (the
+    same units: each set is listed in position.SET), or ``None`` where the list cannot
+    say which (a unit made, or more set than it keeps) or a unit came onto the map or
+    left it: then every unit is read again.  A move, a step lost or replaced changes
+    a unit or two of 124 (issue 35)."""
+    count, now = last[2], DRAWN[0]
+    if now - count > len(SET) or SET[-1][0] != now or SET[count - now][0] != count + 1:
+        return None
+    units, ids, slots = last[0], last[6], last[7]
+    kept = _kept(s.data)
+    pieces = list(last[3])
+    for _, x in itertools.islice(SET, len(SET) - (now - count), None):
+        u = ids.get(id(x))
+        if u is None or units.get(u) is not x:
+            continue  # a unit of another position (a copy the rules probed)
+        slot = slots.get(u)
+        if (slot is None) != (x.at in _OFF_SET):
+            return None  # onto the map or off it: the counters' places move
+        if slot is not None:
+            key = (u, x.at, x.steps, x.oos)
+            piece = kept.find(key)
+            pieces[slot] = piece if piece is not None else kept.keep(key, _piece(s, u, x))
+    return tuple(pieces)

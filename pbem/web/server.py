@@ -28,11 +28,14 @@ terminal is seen, never overwritten.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hmac
+import importlib
 import itertools
 import json
 import operator
+import pkgutil
 import re
 import secrets
 import shlex
@@ -41,6 +44,7 @@ import sys
 import threading
 import traceback
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -284,6 +288,8 @@ class Stacks:
     #: locations in that order (the frame's)
     first: dict[str, int]
     order: list[str]
+    #: the number of the view's counters at each location (each in ``locations``)
+    counts: dict[str, int]
     #: each hex's top counter and the number of counters under it
     tops: dict[str, tuple[Piece, int]]
     #: the top's row in the history's table, ``None``: to be found (a row of this redraw's
@@ -300,6 +306,10 @@ class Stacks:
     #: asked, and the places of the rows changed since
     texts: list[str | None] | None = None
     dirty: list[int] = field(default_factory=list)
+    #: the last frame made of these stacks, and its JSON once made: a click that moves
+    #: no counter and leaves the status line (a phase declared) redraws the same frame
+    frame: dict[str, Any] | None = None
+    frame_text: str | None = None
 
 
 #: the page's row of a counter of the frame's side it may identify (:attr:`Stacks.rows`)
@@ -332,8 +342,9 @@ def _stacks(view: BoardView, table: PieceTable, side: str | None, row: Rows
         elif location in boxes:
             first[location] = i
             boxed[location] = [pieces[i]]
-    return Stacks(table.index, cells, boxes, pieces, locations, first, list(first), tops,
-                  dict.fromkeys(tops), boxed, side, [row(p) for p in pieces])
+    return Stacks(table.index, cells, boxes, pieces, locations, first, list(first),
+                  Counter(locations), tops, dict.fromkeys(tops), boxed, side,
+                  [row(p) for p in pieces])
 
 
 def _restacked(kept: Stacks, view: BoardView, row: Rows) -> Stacks | None:
@@ -343,23 +354,34 @@ def _restacked(kept: Stacks, view: BoardView, row: Rows) -> Stacks | None:
     depth and first place stay."""
     pieces = view.pieces
     old = kept.pieces
+    if pieces is old:  # the same counters (an engine may hand the last view's again)
+        return kept
     kept.pieces = pieces
     changed = list(itertools.compress(range(len(pieces)), map(operator.is_not, old, pieces)))
     if not changed:
         return kept
-    locations, first, tops, found, boxed = (kept.locations, kept.first, kept.tops,
-                                            kept.found, kept.boxed)
+    locations, first, tops, found, boxed, counts, order = (
+        kept.locations, kept.first, kept.tops, kept.found, kept.boxed, kept.counts,
+        kept.order)
     touched: set[str] = set()
     rows = kept.rows
     kept.dirty += changed
     for i in changed:
         rows[i] = row(pieces[i])
+        counts[locations[i]] -= 1
         touched.add(locations[i])
         locations[i] = pieces[i].location
+        counts[locations[i]] = counts.get(locations[i], 0) + 1
         touched.add(locations[i])
+    # a location's place in the frame's order (its first counter's place) found again
+    # only where its first place changed, or it came or went: sorting all seventy
+    # locations again, and counting each touched one's counters among all the view's,
+    # were most of a click's restacking (issue 35)
+    by_first = first.__getitem__
     for location in touched:
+        was = first.get(location)
         if location in kept.cells:
-            count = locations.count(location)
+            count = counts[location]
             if count:
                 i = locations.index(location)
                 top = pieces[i]
@@ -374,8 +396,12 @@ def _restacked(kept: Stacks, view: BoardView, row: Rows) -> Stacks | None:
                 first[location], boxed[location] = locations.index(location), members
             elif location in first:
                 del first[location], boxed[location]
-    # in the order the view first shows each location, as the frame lists them
-    kept.order = sorted(first, key=first.__getitem__)
+        if first.get(location) != was:
+            # in the order the view first shows each location, as the frame lists them
+            if was is not None:
+                order.remove(location)
+            if location in first:
+                bisect.insort(order, location, key=by_first)
     return kept
 
 
@@ -425,8 +451,14 @@ def now_frame(view: BoardView, side: str | None, table: Present, kept: Stacks | 
                 shown[j] = at
                 if at < history:
                     found[location] = at
-    return {"status": view.status, "pieces": shown, "events": [], "hexes": [], "file": None,
-            "now": True}, kept
+    last = kept.frame
+    if last is not None and last["pieces"] == shown and last["status"] == view.status:
+        # the frame the last redraw made, whose JSON is kept with it (never changed)
+        return last, kept
+    kept.frame_text = None
+    kept.frame = {"status": view.status, "pieces": shown, "events": [], "hexes": [],
+                  "file": None, "now": True}
+    return kept.frame, kept
 
 
 #: an action's part in a redraw's buttons as :meth:`Board.buttons_of` keeps it: the
@@ -454,6 +486,19 @@ def _by_identity(table: dict[int, tuple[_K, _V]], obj: _K, make: Callable[[_K], 
             table.clear()
         kept = table[id(obj)] = (obj, make(obj))
     return kept[1]
+
+
+@functools.cache
+def _load_rules(module: str) -> None:
+    """Import every module of the engine's package (``module``: where its engine class
+    is defined; nothing for a class defined in a plain module).  An engine loads a rule
+    where it is first asked, so a command pays only for what it reads (issue 35); a board
+    serves one game click after click, and the click that first reached a phase paid
+    for loading its rules (Backhand Blow's administrative movement, 15.1: a sixth of that
+    click).  Loaded once per process, with the board's first state."""
+    package = importlib.import_module(module)
+    for found in pkgutil.walk_packages(getattr(package, "__path__", ()), f"{module}."):
+        importlib.import_module(found.name)
 
 
 def _mine_row_of(piece: Piece) -> dict[str, str]:
@@ -555,6 +600,10 @@ class Board(Gate):
     #: that grew with the file (issue 35 item 4)
     _made: dict[tuple[Any, ...], list[Any]] = field(default_factory=dict)
     _made_json: dict[int, tuple[list[Any], str]] = field(default_factory=dict)
+    #: the page's row of each roll of the file not yet sealed, by its record (kept with
+    #: it), with the file's number (:meth:`_pending_roll`), and each row's JSON, by the row
+    _rolls: dict[int, tuple[list[Any], int, dict[str, Any]]] = field(default_factory=dict)
+    _rolls_json: dict[int, tuple[dict[str, Any], str]] = field(default_factory=dict)
     _nonce: str = field(default_factory=lambda: secrets.token_hex(4))
     notice: dict[str, str] = field(default_factory=dict)
 
@@ -574,6 +623,7 @@ class Board(Gate):
                 # and what each click's save reuses, made now as well
                 self._game.match.ready()
                 self._game.prepare_writes()
+            _load_rules(type(self._game.engine).__module__)
         return self._game
 
     def find(self, method: str, path: str) -> tuple[Responder | None, bool]:
@@ -761,10 +811,12 @@ class Board(Gate):
         if decision is not None:
             # the rule shown under the prompt, unless the prompt names it already (13.0)
             rule = "" if cites(decision.prompt, decision.rule) else decision.rule
+            default = decision.default
             prompt = {"side": decision.side, "prompt": decision.prompt, "rule": rule,
                       "options": [{"text": o.notation(),
-                                   "default": decision.default is not None
-                                   and o == decision.default} for o in decision.options],
+                                   "default": default is not None
+                                   and (o is default or o == default)}
+                                  for o in decision.options],
                       "default": decision.default.notation() if decision.default else None}
         # a listed decision whose answers each name a hex (a set-up's "place 1/33 0708"):
         # the hexes light up on the map, and a tap on one answers
@@ -833,10 +885,8 @@ class Board(Gate):
         # ["o", text], ["r", index, outcome(, request)]), read once: typing every record
         # twice a redraw grew with the file (a 33-action Mortain file: 66 records a click)
         records = game.pending
-        pending_rolls = [{"name": f"{game.verifier.seq + 1}.{r[1]}", "side": game.side,
-                          "purpose": "", "rule": "", "dice": "",
-                          "result": ", ".join(str(o) for o in r[2]), "after": "",
-                          "explain": None} for r in records if r[0] == "r"]
+        seq = game.verifier.seq + 1
+        pending_rolls = [self._pending_roll(r, seq, side) for r in records if r[0] == "r"]
         return {
             "game": game.name,
             "side": game.side,
@@ -861,6 +911,21 @@ class Board(Gate):
             "notice": self.notice,
             "folder": str(self.folder) if self.folder else None,
         }
+
+    def _pending_roll(self, record: list[Any], seq: int, side: str) -> dict[str, Any]:
+        """The page's row of a roll of file ``seq`` not yet sealed, made once per record
+        (a record is never changed: the save's pending list only grows, an undo makes
+        it again), so its JSON is made once too (:meth:`answer`): every redraw of a file
+        wrote each of its rolls again."""
+        kept = self._rolls.get(id(record))
+        if kept is None or kept[0] is not record or kept[1] != seq or kept[2]["side"] != side:
+            if len(self._rolls) >= 65536:  # a bound on what it holds alive, not a record
+                self._rolls.clear()
+            kept = self._rolls[id(record)] = (record, seq, {
+                "name": f"{seq}.{record[1]}", "side": side, "purpose": "", "rule": "",
+                "dice": "", "result": ", ".join(str(o) for o in record[2]), "after": "",
+                "explain": None})
+        return kept[2]
 
     def _mine_row(self, side: str | None, piece: Piece) -> dict[str, str] | None:
         """The page's row of one of ``side``'s counters, made once per counter; ``None``
@@ -894,6 +959,17 @@ class Board(Gate):
         return "[" + ", ".join([
             found[1] if (found := kept.get(id(row))) is not None and found[0] is row
             else _by_identity(kept, row, page_json) for row in rows]) + "]"
+
+    def _frame_text(self, frame: dict[str, Any]) -> str:
+        """``page_json(frame)``, made once for the board's frame now while it stands
+        (:attr:`Stacks.frame`): a click that changes no counter redraws the same frame,
+        and its JSON, seventy stacks' numbers, was made again."""
+        stacks = self._stacks
+        if stacks is None or frame is not stacks.frame:
+            return page_json(frame)
+        if stacks.frame_text is None:
+            stacks.frame_text = page_json(frame)
+        return stacks.frame_text
 
     def state_json(self) -> bytes:
         """:meth:`state` as the page is sent it: ``json.dumps(displayable(...))``, the same
@@ -941,9 +1017,11 @@ class Board(Gate):
         parts: list[str] = []
         for key, item in value.items():
             if key in kept:
-                tail = tails[key] = [page_json(x) for x in item[kept[key]:]] \
-                    if key != "pieces" else [_by_identity(self._made_json, x, page_json)
-                                             for x in item[kept[key]:]]
+                tail = tails[key] = \
+                    [self._frame_text(x) for x in item[kept[key]:]] if key == "frames" \
+                    else [_by_identity(self._made_json if key == "pieces" else
+                                       self._rolls_json, x, page_json)
+                          for x in item[kept[key]:]]
                 if since is not None and since.history is history:
                     old = since.tails[key]
                     same = 0
