@@ -154,7 +154,8 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
     shown = runs.shown(view, cells, table) if runs is not None else None
     if shown is None:
         shown = _shown(view, cells, table)
-    return _framed(view, events, side, cells, shown, extra, table.texts)
+    return _framed(view, events, side, cells, shown, extra, table.texts,
+                   runs.ids(view.pieces) if runs is not None else None)
 
 
 def _shown(view: BoardView, cells: frozenset[str], table: PieceTable) -> list[int]:
@@ -234,6 +235,14 @@ class Runs:
         self._locations: list[str] = []
         self._counts: list[int] = []
         self._shown: list[int] = []
+        #: the ids of the counters, for the frame's events to find the units they name
+        #: (:func:`_framed`) without a list of every id made again
+        self._ids: list[str] = []
+
+    def ids(self, pieces: tuple[Piece, ...]) -> list[str] | None:
+        """The ids of ``pieces`` in order, when they are the counters last walked in runs
+        (else None); the list is this one's own, changed with the next frame."""
+        return self._ids if pieces is self._pieces and self._misses < self.TRIES else None
 
     def shown(self, view: BoardView, cells: frozenset[str], table: PieceTable
               ) -> list[int] | None:
@@ -304,6 +313,7 @@ class Runs:
         shown = self._shown[:]
         shown[c1:c2] = mid_shown
         self._shown = shown
+        self._ids[begin:end - delta] = map(_PIECE_ID, pieces[begin:end])
         if delta:
             starts[k2:] = map(add, starts[k2:], repeat(delta))
         starts[k:k2] = mid_starts
@@ -346,6 +356,7 @@ class Runs:
                                                                    boxes)
         self._starts, self._locations, self._counts, self._shown = (starts, locations,
                                                                     counts, shown)
+        self._ids = list(map(_PIECE_ID, pieces))
         return shown
 
 
@@ -365,7 +376,8 @@ def _run_shown(run: Sequence[Piece], location: str, cells: frozenset[str],
 
 def _framed(view: BoardView, events: list[Event], side: str | None, cells: frozenset[str],
             shown: list[int], extra: dict[str, Any],
-            texts: dict[tuple[str, str, str], str] | None = None) -> dict[str, Any]:
+            texts: dict[tuple[str, str, str], str] | None = None,
+            ids: list[str] | None = None) -> dict[str, Any]:
     told: list[list[str]] = []
     lit: list[str] = []
     if side is not None:
@@ -382,9 +394,12 @@ def _framed(view: BoardView, events: list[Event], side: str | None, cells: froze
     if wanted:
         # each named unit's counter found by its id in a list of the ids made at C speed,
         # not by two walks over every counter (a fifteenth of a White Death page's
-        # frames); a unit two counters name reads as the last one, as the walks read it
+        # frames); a unit two counters name reads as the last one, as the walks read it.
+        # A page's Runs keeps the list, changed where the counters changed: making it
+        # again read every counter of every frame
         pieces = view.pieces
-        ids = list(map(_PIECE_ID, pieces))
+        if ids is None:
+            ids = list(map(_PIECE_ID, pieces))
         for u in wanted:
             many = ids.count(u)
             if many == 1:
