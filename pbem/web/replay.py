@@ -233,6 +233,10 @@ class Runs:
         #: frame's indices it gives (a map's stack one, a box one a counter)
         self._starts: list[int] = []
         self._locations: list[str] = []
+        #: the same locations as a set: whether a location is a run's is asked of each run
+        #: walked again, and a look-up in the list compared every location's text (a third
+        #: of the walk's instructions on a White Death page)
+        self._placed: set[str] = set()
         self._counts: list[int] = []
         self._shown: list[int] = []
         #: the ids of the counters, for the frame's events to find the units they name
@@ -285,14 +289,16 @@ class Runs:
         # must add its counters to the table in its own order)
         mid_starts: list[int] = []
         mid_locations: list[str] = []
+        # the runs' locations are each one run's: one of these is a run walked again
+        replaced, placed = locations[k:k2], self._placed
         runs: list[tuple[Piece, ...]] = []
         i = begin
         # the counters grouped by location at C speed, not compared one by one here (a
         # fifth of the walk's own steps)
         for location, group in groupby(pieces[begin:end], _LOCATION):
             # a location a kept run holds, or one met twice here: not one run each
-            if location in mid_locations or (location in locations and not
-                                             k <= locations.index(location) < k2):
+            if location in mid_locations or (location in placed and
+                                             location not in replaced):
                 return self._whole(view, cells, table)
             run = tuple(group)
             mid_starts.append(i)
@@ -318,6 +324,8 @@ class Runs:
             starts[k2:] = map(add, starts[k2:], repeat(delta))
         starts[k:k2] = mid_starts
         locations[k:k2] = mid_locations
+        placed.difference_update(replaced)
+        placed.update(mid_locations)
         counts[k:k2] = mid_counts
         self._pieces = pieces
         return shown
@@ -337,7 +345,8 @@ class Runs:
                 location = piece.location
                 starts.append(i)
                 locations.append(location)
-        if len(set(locations)) != len(locations):
+        placed = set(locations)
+        if len(placed) != len(locations):
             self._misses += 1
             if self._misses >= self.TRIES:  # the frame walked whole, and kept
                 self._shown = _shown(view, cells, table)
@@ -356,6 +365,7 @@ class Runs:
                                                                    boxes)
         self._starts, self._locations, self._counts, self._shown = (starts, locations,
                                                                     counts, shown)
+        self._placed = placed
         self._ids = list(map(_PIECE_ID, pieces))
         return shown
 
