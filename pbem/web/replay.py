@@ -23,7 +23,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import compress, count, repeat
+from itertools import compress, count, groupby, repeat
 from operator import add, attrgetter, is_not
 from typing import Any
 
@@ -72,7 +72,10 @@ def _escape(text: str, quote: bool = True) -> str:
 def event_kind(event: Event) -> str:
     """The narration kind of an event, as the terminal replay styles it."""
     kind = KIND_ALIASES.get(event.kind, event.kind)
-    return kind if kind in KIND_TAGS else "info"
+    kind = kind if kind in KIND_TAGS else "info"
+    if len(_EVENT_KINDS) < 256:  # an engine's few kinds; more is no engine's
+        _EVENT_KINDS[event.kind] = kind
+    return kind
 
 
 #: the hex ids of a view's cells, by the cells' tuple (kept with it, so its id stays its
@@ -108,6 +111,8 @@ class PieceTable:
     #: hands the same ones frame after frame, and making the row again was a tenth of the
     #: page (issue 35 item 1)
     seen: dict[tuple[int, int], tuple[Piece, int]] = field(default_factory=dict)
+    #: how each counter an event names reads (:func:`_counter_text`)
+    texts: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
     def add(self, piece: Piece, depth: int) -> int:
         kept = self.seen.get((id(piece), depth))
@@ -149,7 +154,8 @@ def frame_data(view: BoardView, events: list[Event], side: str | None, table: Pi
     shown = runs.shown(view, cells, table) if runs is not None else None
     if shown is None:
         shown = _shown(view, cells, table)
-    return _framed(view, events, side, cells, shown, extra)
+    return _framed(view, events, side, cells, shown, extra, table.texts,
+                   runs.ids(view.pieces) if runs is not None else None)
 
 
 def _shown(view: BoardView, cells: frozenset[str], table: PieceTable) -> list[int]:
@@ -227,8 +233,20 @@ class Runs:
         #: frame's indices it gives (a map's stack one, a box one a counter)
         self._starts: list[int] = []
         self._locations: list[str] = []
+        #: the same locations as a set: whether a location is a run's is asked of each run
+        #: walked again, and a look-up in the list compared every location's text (a third
+        #: of the walk's instructions on a White Death page)
+        self._placed: set[str] = set()
         self._counts: list[int] = []
         self._shown: list[int] = []
+        #: the ids of the counters, for the frame's events to find the units they name
+        #: (:func:`_framed`) without a list of every id made again
+        self._ids: list[str] = []
+
+    def ids(self, pieces: tuple[Piece, ...]) -> list[str] | None:
+        """The ids of ``pieces`` in order, when they are the counters last walked in runs
+        (else None); the list is this one's own, changed with the next frame."""
+        return self._ids if pieces is self._pieces and self._misses < self.TRIES else None
 
     def shown(self, view: BoardView, cells: frozenset[str], table: PieceTable
               ) -> list[int] | None:
@@ -271,22 +289,22 @@ class Runs:
         # must add its counters to the table in its own order)
         mid_starts: list[int] = []
         mid_locations: list[str] = []
-        runs: list[list[Piece]] = []
-        run: list[Piece] = []
-        location = ""
-        for i in range(begin, end):
-            piece = pieces[i]
-            if run and piece.location == location:
-                run.append(piece)
-                continue
-            location, run = piece.location, [piece]
+        # the runs' locations are each one run's: one of these is a run walked again
+        replaced, placed = locations[k:k2], self._placed
+        runs: list[tuple[Piece, ...]] = []
+        i = begin
+        # the counters grouped by location at C speed, not compared one by one here (a
+        # fifth of the walk's own steps)
+        for location, group in groupby(pieces[begin:end], _LOCATION):
             # a location a kept run holds, or one met twice here: not one run each
-            if location in mid_locations or (location in locations and not
-                                             k <= locations.index(location) < k2):
+            if location in mid_locations or (location in placed and
+                                             location not in replaced):
                 return self._whole(view, cells, table)
+            run = tuple(group)
             mid_starts.append(i)
             mid_locations.append(location)
             runs.append(run)
+            i += len(run)
         mid_counts: list[int] = []
         mid_shown: list[int] = []
         boxes = self._box_names
@@ -301,10 +319,13 @@ class Runs:
         shown = self._shown[:]
         shown[c1:c2] = mid_shown
         self._shown = shown
+        self._ids[begin:end - delta] = map(_PIECE_ID, pieces[begin:end])
         if delta:
             starts[k2:] = map(add, starts[k2:], repeat(delta))
         starts[k:k2] = mid_starts
         locations[k:k2] = mid_locations
+        placed.difference_update(replaced)
+        placed.update(mid_locations)
         counts[k:k2] = mid_counts
         self._pieces = pieces
         return shown
@@ -324,7 +345,8 @@ class Runs:
                 location = piece.location
                 starts.append(i)
                 locations.append(location)
-        if len(set(locations)) != len(locations):
+        placed = set(locations)
+        if len(placed) != len(locations):
             self._misses += 1
             if self._misses >= self.TRIES:  # the frame walked whole, and kept
                 self._shown = _shown(view, cells, table)
@@ -343,6 +365,8 @@ class Runs:
                                                                    boxes)
         self._starts, self._locations, self._counts, self._shown = (starts, locations,
                                                                     counts, shown)
+        self._placed = placed
+        self._ids = list(map(_PIECE_ID, pieces))
         return shown
 
 
@@ -361,44 +385,77 @@ def _run_shown(run: Sequence[Piece], location: str, cells: frozenset[str],
 
 
 def _framed(view: BoardView, events: list[Event], side: str | None, cells: frozenset[str],
-            shown: list[int], extra: dict[str, Any]) -> dict[str, Any]:
+            shown: list[int], extra: dict[str, Any],
+            texts: dict[tuple[str, str, str], str] | None = None,
+            ids: list[str] | None = None) -> dict[str, Any]:
     told: list[list[str]] = []
     lit: list[str] = []
+    if side is not None:
+        # each event's visibility asked once here, not in each of the two walks below
+        events = [e for e in events if e.visible(side)]
     # each unit an event names, named as its counter reads, as the terminal's replay does;
     # only those units' counters are read (named() looks up no other), not the whole
     # board's: a tenth of a White Death replay page was every counter's text per frame.
     # The board's "now" frame names none: walking the counters again for where each
     # stands was a seventh of that frame, made on every click's redraw (issue 35)
-    wanted = {u for e in events if e.visible(side) for u in e.units}
+    wanted = {u for e in events for u in e.units}
     where: dict[str, str] = {}
     counters: dict[str, str] = {}
     if wanted:
         # each named unit's counter found by its id in a list of the ids made at C speed,
         # not by two walks over every counter (a fifteenth of a White Death page's
-        # frames); a unit two counters name reads as the last one, as the walks read it
+        # frames); a unit two counters name reads as the last one, as the walks read it.
+        # A page's Runs keeps the list, changed where the counters changed: making it
+        # again read every counter of every frame
         pieces = view.pieces
-        ids = list(map(_PIECE_ID, pieces))
+        if ids is None:
+            ids = list(map(_PIECE_ID, pieces))
         for u in wanted:
             many = ids.count(u)
             if many == 1:
                 piece = pieces[ids.index(u)]
                 where[u] = piece.location
                 if not piece.hidden:
-                    counters[u] = counter_text(u, piece.name, piece.label)
+                    counters[u] = _counter_text(piece, texts)
             elif many:
                 for piece in pieces:
                     if piece.id == u:
                         where[u] = piece.location
                         if not piece.hidden:
-                            counters[u] = counter_text(u, piece.name, piece.label)
+                            counters[u] = _counter_text(piece, texts)
+    kinds = _EVENT_KINDS
     for e in events:
-        if not e.visible(side):
-            continue
-        told.append([event_kind(e), named(e.text, counters, e.units)])
-        for h in (*e.hexes, *(where.get(u, "") for u in e.units)):
+        kind = kinds.get(e.kind)
+        told.append([kind if kind is not None else event_kind(e),
+                     named(e.text, counters, e.units)])
+        for h in e.hexes:
+            if h in cells and h not in lit:
+                lit.append(h)
+        for u in e.units:
+            h = where.get(u, "")
             if h in cells and h not in lit:
                 lit.append(h)
     return {"status": view.status, "pieces": shown, "events": told, "hexes": lit, **extra}
+
+
+#: :func:`event_kind` of each kind an engine gives (a handful), looked up once per event
+#: of a page's frames rather than worked out again from the two tables
+_EVENT_KINDS: dict[str, str] = {}
+
+
+def _counter_text(piece: Piece, texts: dict[tuple[str, str, str], str] | None) -> str:
+    """How ``piece`` reads (:func:`~pbem.engine.counter_text`), kept in ``texts`` by what
+    it reads from: the unit an event names is most often the one it moved, a new counter
+    of the same unit each frame."""
+    key = (piece.id, piece.name, piece.label)
+    text = texts.get(key) if texts is not None else None
+    if text is None:
+        text = counter_text(*key)
+        if texts is not None:
+            if len(texts) >= 65536:  # a bound on what it holds, as PieceTable.seen's
+                texts.clear()
+            texts[key] = text
+    return text
 
 
 def map_data(view: BoardView, box_slots: int) -> dict[str, Any]:
