@@ -61,7 +61,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from pbem import canonical
+from pbem import canonical, plainargs
 
 # pbem.codec is imported where a position or a frame goes its way: an engine that reads
 # and writes both by hand (For the Motherland!) loads it for no turn command (issue 35:
@@ -1140,11 +1140,19 @@ class StepState(State, Generic[P]):
 
     def copy_stack(self) -> list[Frame]:
         """The frames' copy for :meth:`clone`, each frame's arguments by its step's
-        ``Args`` (pbem.typedcopy); an engine may give its own, exactly the same copy."""
-        from pbem.typedcopy import copier
-
+        ``Args``: by hand where they are plain (pbem.plainargs), else by pbem.typedcopy,
+        loaded then; an engine may give its own, exactly the same copy."""
         steps = self.steps
-        return [Frame(f.step, copier(steps[f.step].Args)(f.args), f.pc) for f in self.stack]
+        stack = []
+        for f in self.stack:
+            cls = steps[f.step].Args
+            args = plainargs.args_copy(cls, f.args)
+            if args is None:
+                from pbem.typedcopy import copier
+
+                args = copier(cls)(f.args)
+            stack.append(Frame(f.step, args, f.pc))
+        return stack
 
     # -- snapshot ----------------------------------------------------------------------------
 
@@ -1187,9 +1195,14 @@ class StepState(State, Generic[P]):
         return data
 
     def _frame_data(self, f: Frame) -> list[Any]:
-        from pbem import codec
+        # by hand where the arguments are plain (pbem.plainargs), else by the codec
+        cls = self.steps[f.step].Args
+        data = plainargs.args_data(cls, f.args)
+        if data is None:
+            from pbem import codec
 
-        return [f.step, f.pc, codec.to_data_of(self.steps[f.step].Args, f.args)]
+            data = codec.to_data_of(cls, f.args)
+        return [f.step, f.pc, data]
 
     def restore_body(self, body: Mapping[str, Any]) -> None:
         """Set position and frames from a snapshot body (the engine's ``_restore``),
@@ -1240,8 +1253,11 @@ class StepState(State, Generic[P]):
 
     def frame_args(self, cls: type[Any], data: Any, where: str) -> Any:
         """A frame's arguments, of its step's class ``cls``, from their snapshot data: the
-        codec's reading, which names any fault.  An engine may read the plain form by a
-        quicker way that gives exactly what the codec gives, and hand the rest here."""
-        from pbem import codec
+        codec's reading, which names any fault, but where they are plain (pbem.plainargs:
+        exactly what the codec gives, read by hand)."""
+        args = plainargs.args_from_data(cls, data)
+        if args is None:
+            from pbem import codec
 
-        return codec.from_data(cls, data, where)
+            args = codec.from_data(cls, data, where)
+        return args

@@ -5,13 +5,9 @@ retreat.py's)."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
-from typing import TypeVar
-
-T = TypeVar("T")
 
 BOXES = ("box1", "box2")
 OFF = ("pending", "cup", "elim", "out", "box1", "box2")
@@ -365,80 +361,3 @@ class Count:
     to draw."""
 
     n: int = 0
-
-
-# A frame's arguments read and written by hand: a turn command restores the four or so
-# frames of its stack and its digest writes them, and pbem.codec resolved each class's
-# annotations and built its reader and its writer at their first use (issue 35).  Only
-# fields of the kinds below, whose data is the value itself (a tuple of strings saved as
-# a list); any other class, or data not exactly of these kinds, goes the codec's way.
-
-
-def _one(kind: type) -> Callable[[object], object]:
-    return lambda v: v if type(v) is kind else None
-
-
-def _names_read(v: object) -> tuple[str, ...] | None:
-    return tuple(v) if type(v) is list and set(map(type, v)) <= _STR else None
-
-
-def _names_written(v: object) -> list[str] | None:
-    return list(v) if type(v) is tuple and set(map(type, v)) <= _STR else None
-
-
-#: per annotation as the classes write it (a string: postponed annotations), how a
-#: field's data is read, and how its value is written; None for one not of its kind
-_KINDS: dict[str, tuple[Callable[[object], object], Callable[[object], object]]] = {
-    "str": (_one(str), _one(str)), "int": (_one(int), _one(int)),
-    "bool": (_one(bool), _one(bool)), "tuple[str, ...]": (_names_read, _names_written)}
-#: per Args class, its fields' names and kinds, or None for a class the codec reads
-_SPECS: dict[type, tuple[frozenset[str], tuple[tuple[str, Callable[[object], object],
-                                                     Callable[[object], object]], ...]]
-             | None] = {}
-
-
-def _spec(cls: type) -> tuple[frozenset[str], tuple[tuple[str, Callable[[object], object],
-                                                        Callable[[object], object]], ...]
-                              ] | None:
-    if cls in _SPECS:
-        return _SPECS[cls]
-    spec = None
-    made = fields(cls) if is_dataclass(cls) else None
-    if made is not None and all(f.init and isinstance(f.type, str) and f.type in _KINDS
-                                for f in made):
-        spec = (frozenset(f.name for f in made),
-                tuple((f.name, *_KINDS[str(f.type)]) for f in made))
-    _SPECS[cls] = spec
-    return spec
-
-
-def args_from_data(cls: type[T], data: object) -> T | None:
-    """The arguments of class ``cls`` that pbem.codec reads from ``data``, or None where
-    ``cls`` or ``data`` is not of the plain kinds above (every field given, each of
-    exactly its kind): the codec then reads them, or names what is wrong."""
-    spec = _spec(cls)
-    if spec is None or type(data) is not dict or data.keys() != spec[0]:
-        return None
-    values = {}
-    for name, read, _ in spec[1]:
-        value = read(data[name])
-        if value is None:
-            return None
-        values[name] = value
-    return cls(**values)
-
-
-def args_data(cls: type, args: object) -> dict[str, object] | None:
-    """The data pbem.codec writes for ``args`` as arguments of class ``cls`` (its fields
-    in their order, a tuple of strings as a list), or None where they are not exactly
-    of the kinds above: the codec then writes them, or names what is wrong."""
-    spec = _spec(cls)
-    if spec is None or type(args) is not cls:
-        return None
-    out = {}
-    for name, _, write in spec[1]:
-        value = write(getattr(args, name, None))
-        if value is None:
-            return None
-        out[name] = value
-    return out

@@ -28,8 +28,6 @@ from engines.backhand.position import (
     SegSpec,
     SegState,
     UnitArg,
-    args_data,
-    args_from_data,
     copy_position,
     position_data,
     position_from_data,
@@ -196,16 +194,6 @@ class BBState(StepState[Position]):
             read.units = units
         self.pos = read
         self.restore_stack(body["stack"])
-
-    def frame_args(self, cls: type[Any], data: Any, where: str) -> Any:
-        # read by hand where the data is of the plain kinds (position.args_from_data)
-        args = args_from_data(cls, data)
-        return super().frame_args(cls, data, where) if args is None else args
-
-    def _frame_data(self, f: Frame) -> list[Any]:
-        # written by hand where the arguments are of the plain kinds (position.args_data)
-        data = args_data(self.steps[f.step].Args, f.args)
-        return super()._frame_data(f) if data is None else [f.step, f.pc, data]
 
     def normal_body(self) -> bytes | None:
         # the position written from its plain data made here (position_data), not by

@@ -40,9 +40,6 @@ from engines.motherland.args import (
     MoveArgs,
     PhaseArgs,
     SideArgs,
-    args_copy,
-    args_data,
-    args_from_data,
 )
 from engines.motherland.const import (
     _NO_STRATEGIC,
@@ -490,19 +487,8 @@ class MotherlandState(StepState[Position]):
         twin.forget_options()
         twin.pos = self.pos.copy()
         # each frame's arguments copied by their step's Args type, not deep-copied (a
-        # fifth of the clone): by hand where they are of the plain kinds (args.args_copy),
-        # else by pbem.typedcopy, loaded then
-        steps = self.steps
-        stack = []
-        for f in self.stack:
-            cls = steps[f.step].Args
-            args = args_copy(cls, f.args)
-            if args is None:
-                from pbem import typedcopy
-
-                args = typedcopy.copier(cls)(f.args)
-            stack.append(Frame(f.step, args, f.pc))
-        twin.stack = stack
+        # fifth of the clone): the runtime's copy (by hand where they are plain)
+        twin.stack = self.copy_stack()
         return twin
 
     # ================================================================================
@@ -524,16 +510,6 @@ class MotherlandState(StepState[Position]):
         else:
             self.pos = pos
             self.restore_stack(body["stack"])
-
-    def frame_args(self, cls: type[Any], data: Any, where: str) -> Any:
-        # read by hand where the data is in the plain form (args.args_from_data)
-        args = args_from_data(cls, data)
-        return super().frame_args(cls, data, where) if args is None else args
-
-    def _frame_data(self, f: Frame) -> list[Any]:
-        # written by hand where the arguments are of the plain kinds (args.args_data)
-        data = args_data(self.steps[f.step].Args, f.args)
-        return super()._frame_data(f) if data is None else [f.step, f.pc, data]
 
     def normal_body(self) -> bytes | None:
         # every position this engine writes is written by hand (position_bytes): the

@@ -11,10 +11,11 @@ from typing import Any
 import pytest
 
 from engines.backhand import ENGINE
-from engines.backhand.position import MoveArgs, SegState, args_data, args_from_data
+from engines.backhand.position import MoveArgs, SegState
 from engines.backhand.state import BBState
 from pbem import codec
 from pbem.errors import FormatError
+from pbem.plainargs import args_data, args_from_data
 from pbem.steps import StepState
 from pbem.testing import Chooser, decisions, fresh_run
 
@@ -77,6 +78,7 @@ def test_arguments_holding_other_types_are_written_the_codecs_way() -> None:
 _RESTORE = """
 from engines.backhand import ENGINE
 from pbem import codec
+from pbem.plainargs import args_data, args_from_data
 s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
 snap = s.snapshot()
 codec._DECODERS.clear()

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from engines.motherland import MotherlandEngine
-from engines.motherland.args import args_data, args_from_data
 from engines.motherland.combat_args import LoseArgs
 from engines.motherland.position import (
     Combat,
@@ -29,6 +28,7 @@ from engines.motherland.position import (
 from engines.motherland.state import MotherlandState
 from pbem import canonical, codec
 from pbem.errors import FormatError
+from pbem.plainargs import args_data, args_from_data
 from pbem.steps import StepState
 from pbem.testing import Chooser, decisions
 
