@@ -311,6 +311,8 @@ def _declare(template: str, types: Mapping[str, Type]) -> _Declared:
 
 
 _MADE = 200_000
+#: a form's attributes :meth:`Form._bind` sets from its template
+_BOUND = frozenset(("parts", "args", "_index", "_slots", "_ints", "_flat", "_writes_back"))
 
 
 class Form:
@@ -323,30 +325,77 @@ class Form:
         #: White Death's "move 1190/357 3911 3910 3909" is a path where a move is one hex
         #: (Rule 6.A), which the bare grammar cannot know
         self.hint = hint
-        self.parts: tuple[_Part, ...] = ()
-        self.args: tuple[str, ...] = ()
-        self._index: dict[str, int] = {}
-        self._slots: tuple[_Slot | _Opt, ...] = ()
+        #: the grammar's types, until the template is read (:meth:`_bind`, at the first
+        #: use of what it gives: :meth:`__getattr__`)
+        self._types: Mapping[str, Type] | None = None
         #: the actions made, by their values: a step lists the same thousands of moves
         #: position after position (Mortain's US movement, some 2,300), and the action a
         #: file's text parses to is then the very object listed, found in the list by
         #: identity; checking and writing one again tripled a whole game's time
         self._made: dict[tuple[Value, ...], Act] = {}
-        #: a form with a number argument: True == 1, so a flag passed there is no key
-        self._ints = False
-        #: a form of literal words and one-word slots alone (no optional group, no list):
-        #: per word, its literal or its slot's type; read by :meth:`_read_flat` without
-        #: the backtracking matcher, whose dict per word was most of a turn file's parse
-        #: (issue 35).  ``None``: any other form
-        self._flat: tuple[tuple[str, Type | None], ...] | None = None
-        #: a flat form with no number slot: the text it reads is the text its values
-        #: write (a word slot's value is its word), so the action keeps that text
-        self._writes_back = False
+
+    # what :meth:`_bind` reads of the template, set there
+    parts: tuple[_Part, ...]
+    args: tuple[str, ...]
+    _index: dict[str, int]
+    _slots: tuple[_Slot | _Opt, ...]
+    #: a form with a number argument: True == 1, so a flag passed there is no key
+    _ints: bool
+    #: a form of literal words and one-word slots alone (no optional group, no list):
+    #: per word, its literal or its slot's type; read by :meth:`_read_flat` without
+    #: the backtracking matcher, whose dict per word was most of a turn file's parse
+    #: (issue 35).  ``None``: any other form
+    _flat: tuple[tuple[str, Type | None], ...] | None
+    #: a flat form with no number slot: the text it reads is the text its values
+    #: write (a word slot's value is its word), so the action keeps that text
+    _writes_back: bool
+
+    def _declared(self, types: Mapping[str, Type]) -> str:
+        """The form's verb, its template checked against ``types`` when its grammar is
+        declared, as :meth:`_bind` would check it, which then runs at the form's first
+        use (:meth:`__getattr__`): a turn command uses a few of its engine's forms, and
+        reading all of them at import was 1.5 M instructions of White Death's act
+        (issue 35).  A template of literal words and ``{name:type}`` slots, the forms
+        engines declare most, is checked here word by word; any other (an optional
+        group, a word this does not vouch for) is read whole now, so a bad template is
+        refused when declared, with :meth:`_bind`'s words."""
+        words = self.template.split(" ")
+        verb = words[0]
+        if "{" in verb or "}" in verb or "[" in verb or "]" in verb or "" in words:
+            return self._bound(types)
+        names: set[str] = set()
+        for word in words[1:]:
+            if "{" not in word and "}" not in word and "[" not in word and "]" not in word:
+                continue
+            slot = _slot(word)
+            if slot is None or slot[1] not in types or slot[0] in names:
+                return self._bound(types)
+            names.add(slot[0])
+        self._types = types
+        return verb
+
+    def _bound(self, types: Mapping[str, Type]) -> str:
+        self._bind(types)
+        first = self.parts[0]
+        assert isinstance(first, _Lit)
+        return first.word
+
+    def __getattr__(self, name: str) -> object:
+        # called only for an attribute not set: what _bind sets, before it has run
+        types = self.__dict__.get("_types")
+        if types is None or name not in _BOUND:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self._bind(types)
+        return self.__dict__[name]
 
     def _bind(self, types: Mapping[str, Type]) -> None:
+        self._types = None
         self.parts, self.args, self._slots = _declare(self.template, types)
         if self.parts[0].__class__ is not _Lit:
             raise ValueError(f"{self.template!r}: a form begins with its verb, a literal word")
+        self._ints = self._writes_back = False
+        self._flat = None
+        self._index = {}
         flat: list[tuple[str, Type | None]] = []
         for p in self.parts:
             if isinstance(p, _Lit):
@@ -719,9 +768,8 @@ class Grammar:
         for f in forms:
             if f.name in self.forms:
                 raise ValueError(f"two forms named {f.name!r}")
-            f._bind(self.types)
             self.forms[f.name] = f
-            self._by_verb.setdefault(f.verb, []).append(f)
+            self._by_verb.setdefault(f._declared(self.types), []).append(f)
 
     def __getitem__(self, name: str) -> Form:
         return self.forms[name]

@@ -11,6 +11,7 @@ fields.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from math import gcd
 from typing import Any
@@ -152,16 +153,35 @@ def units_from_data(data: Any) -> dict[str, U] | None:
             return None
         marks = d["marks"]
         if marks:
-            # a set's list must hold each element once, in canonical order: the codec's
-            # own check, for the few units marked
-            try:
-                kept = codec.from_data(set[str], marks)
-            except FormatError:
+            kept = _set_from_data(marks)
+            if kept is None:
                 return None
-            out[uid] = U(**{**d, "marks": kept})
+            out[uid] = U(*_U_FIRST(d), kept)
         else:
-            out[uid] = U(**{**d, "marks": set()})
+            out[uid] = U(*_U_FIRST(d), set())
     return out
+
+
+def _set_from_data(v: Any) -> set[str] | None:
+    """A set of str as the codec writes it, a list of each element once in canonical
+    order (by each one's canonical bytes), or None for anything else, which the codec
+    then reads and names.  Read by hand: the codec's reader of ``set[str]``, built at a
+    process's first read of one, was about 0.3 M instructions of every command that
+    loads a game (issue 35)."""
+    if type(v) is not list or not _strs(v):
+        return None
+    if len(v) > 1:
+        keys = [canonical.pack_normal(x) for x in v]
+        if any(map(operator.ge, keys, keys[1:])):
+            return None
+    return set(v)
+
+
+#: a unit's fields before ``marks``, its last, in the class's order: each unit made with
+#: them by position, not from a dict merged with its marks and passed by name
+_U_FIRST: Callable[[Any], tuple[str, str, int, bool, int, bool, bool, bool, str, str, int,
+                                 str, str]] = operator.itemgetter(
+    *[f.name for f in fields(U)][:-1])
 
 
 @dataclass(slots=True)
@@ -493,7 +513,9 @@ def position_from_data(data: Any) -> Position | None:
             pass  # an absent record (no barrage, no result yet): the codec's None
         elif type(v) is dict and not v and how is _PHASE_LOSS:
             v = {}
-        else:  # a set's canonical order and the records: the codec's own reading
+        elif how == _SET_STR and (read := _set_from_data(v)) is not None:
+            v = read
+        else:  # the records, and a set not in the codec's form: the codec's own reading
             try:
                 v = codec.from_data(set[str] if how == _SET_STR else how, v,
                                     f"position.{name}")

@@ -110,6 +110,22 @@ def test_a_bad_table_is_refused_when_declared() -> None:
         Grammar(Form("x", "{a:hex} x"), types={"hex": Type.hex()})
     with pytest.raises(ValueError, match="two forms named"):
         Grammar(Form("x", "x"), Form("x", "x y"), types={})
+    # each refused by the grammar's declaration, not at the form's first use
+    hexes = {"hex": Type.hex()}
+    for template, why in (("x {a:hex} {a:hex}", "two arguments named alike"),
+                          ("x  {a:hex}", "separated by one space"),
+                          ("x {a:hex} ", "separated by one space"),
+                          ("x {a:hex]", "cannot read"),
+                          ("x a}", "cannot read"),
+                          ("x {a:hex} b{", "cannot read"),
+                          ("x{ {a:hex}", "cannot read"),
+                          ("x {a:hex}}", "cannot read"),
+                          ("x {a}b:hex}", "cannot read"),
+                          ("x [{a:hex}", "'\\[' without '\\]'"),
+                          ("x {a:hex}]", "'\\]' without '\\['"),
+                          ("x {a:hx+}", "no type 'hx'")):
+        with pytest.raises(ValueError, match=why):
+            Grammar(Form("y", "y {b:hex}"), Form("x", template), types=hexes)
 
 
 def test_completion_a_word_at_a_time_from_the_legal_actions() -> None:
