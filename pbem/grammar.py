@@ -32,7 +32,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem.engine import Action
 from pbem.errors import ActionSyntaxError
@@ -380,13 +380,18 @@ class Form:
         assert isinstance(first, _Lit)
         return first.word
 
-    def __getattr__(self, name: str) -> object:
-        # called only for an attribute not set: what _bind sets, before it has run
-        types = self.__dict__.get("_types")
-        if types is None or name not in _BOUND:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        self._bind(types)
-        return self.__dict__[name]
+    if not TYPE_CHECKING:  # hidden from mypy, which would then type any misspelt
+        # attribute of a form as object instead of naming it: the attributes _bind sets
+        # are declared above, with their types
+
+        def __getattr__(self, name: str) -> object:
+            # called only for an attribute not set: what _bind sets, before it has run
+            types = self.__dict__.get("_types")
+            if types is None or name not in _BOUND:
+                raise AttributeError(
+                    f"{type(self).__name__!r} object has no attribute {name!r}")
+            self._bind(types)
+            return self.__dict__[name]
 
     def _bind(self, types: Mapping[str, Type]) -> None:
         self._types = None
