@@ -98,19 +98,26 @@ def _spec(cls: type) -> Spec | None:
     return spec
 
 
+def _converted(spec: Spec, get: Callable[[str], Any], which: int) -> dict[str, Any] | None:
+    """Each field's value from ``get`` converted by the field's kind's converter number
+    ``which`` (0 read, 1 write, 2 copy), or None when one is not of its kind."""
+    out = {}
+    for name, *converters in spec[1]:
+        value = converters[which](get(name))
+        if value is None:
+            return None
+        out[name] = value
+    return out
+
+
 def args_from_data(cls: type[T], data: object) -> T | None:
     """The arguments of class ``cls`` the codec reads from ``data`` (a map of every field
     and no other, each of exactly its kind), or None: the codec then reads them."""
     spec = _spec(cls)
     if spec is None or type(data) is not dict or data.keys() != spec[0]:
         return None
-    values = {}
-    for name, read, _, _ in spec[1]:
-        value = read(data[name])
-        if value is None:
-            return None
-        values[name] = value
-    return cls(**values)
+    values = _converted(spec, data.__getitem__, 0)
+    return None if values is None else cls(**values)
 
 
 def args_data(cls: type, args: object) -> dict[str, Any] | None:
@@ -120,13 +127,7 @@ def args_data(cls: type, args: object) -> dict[str, Any] | None:
     spec = _spec(cls)
     if spec is None or type(args) is not cls:
         return None
-    out = {}
-    for name, _, write, _ in spec[1]:
-        value = write(getattr(args, name))
-        if value is None:
-            return None
-        out[name] = value
-    return out
+    return _converted(spec, args.__getattribute__, 1)
 
 
 def args_copy(cls: type[T], args: T) -> T | None:
@@ -138,10 +139,5 @@ def args_copy(cls: type[T], args: T) -> T | None:
         return None
     if spec[2]:
         return args
-    values = {}
-    for name, _, _, copy in spec[1]:
-        value = copy(getattr(args, name))
-        if value is None:
-            return None
-        values[name] = value
-    return cls(**values)
+    values = _converted(spec, args.__getattribute__, 2)
+    return None if values is None else cls(**values)

@@ -1171,10 +1171,15 @@ class StepState(State, Generic[P]):
         from pbem import codec
 
         try:
-            position = codec.to_canonical_bytes(self.pos, 2)
-            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+            return self.packed_body(codec.to_canonical_bytes(self.pos, 2))
         except Exception:  # the generic way raises the error it always raised, or succeeds
             return None
+
+    def packed_body(self, position: bytes) -> bytes:
+        """The body's canonical bytes around the position's, packed by the caller (the
+        codec's typed writer, or an engine's own writer of its plain data): the frames
+        as :meth:`stack_data` gives them.  Raises what packing them raises."""
+        stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
         return canonical.pack_map([("position", position), ("stack", stack)])
 
     def setup_position(self) -> Any:

@@ -206,11 +206,9 @@ class BBState(StepState[Position]):
                 or cls.setup_position is not StepState.setup_position):
             return super().normal_body()
         try:
-            position = canonical.pack_normal(data)
-            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+            return self.packed_body(canonical.pack_normal(data))
         except Exception:  # as the codec's: the generic way names what is wrong
             return super().normal_body()
-        return canonical.pack_map([("position", position), ("stack", stack)])
 
     def on_map(self, uid: str) -> bool:
         return self.pos.units[uid].at not in OFF

@@ -80,7 +80,6 @@ from engines.motherland.position import (
 )
 from engines.motherland.sequence import phase_title, turn_sequence
 from engines.motherland.steps import STEPS
-from pbem import canonical
 from pbem.engine import CHANCE, Action, Decision, Result, State, counter_text
 from pbem.steps import Choice, Frame, Misfit, Roll, StepState
 
@@ -521,10 +520,9 @@ class MotherlandState(StepState[Position]):
             position = position_bytes(self.pos)
             if position is None:
                 return super().normal_body()
-            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+            return self.packed_body(position)
         except Exception:  # as the codec's: the generic way names what is wrong
             return super().normal_body()
-        return canonical.pack_map([("position", position), ("stack", stack)])
 
     def _order_answer(self, decision: Decision, policy: str) -> Action | None:
         # 8.5: of the ways to take a result, the one with the most step losses (the

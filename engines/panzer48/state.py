@@ -269,11 +269,9 @@ class P48State(StepState[Position]):
         if found is None:
             return super().normal_body()
         try:
-            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+            return self.packed_body(canonical.pack_normal(found))
         except Exception:  # the generic way raises the error it always raised
             return None
-        return canonical.pack_map([("position", canonical.pack_normal(found)),
-                                   ("stack", stack)])
 
     def setup_data(self, spec: dict[str, Any]) -> dict[str, Any]:
         """Setup shorthand: ``at = { "685/I" = "3508", "89T" = "3507 -1 flipped" }`` places

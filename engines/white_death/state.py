@@ -206,11 +206,9 @@ class WDState(StepState[Position]):
         if normal is None:
             return super().normal_body()
         try:
-            position = canonical.pack_normal(normal)
-            stack = canonical.pack_normal(canonical.normalize(self.stack_data(), 2))
+            return self.packed_body(canonical.pack_normal(normal))
         except Exception:  # as the codec's: the generic way names what is wrong
             return super().normal_body()
-        return canonical.pack_map([("position", position), ("stack", stack)])
 
     # ------------------------------------------------------------------ copying
 
