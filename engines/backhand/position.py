@@ -8,6 +8,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
+from typing import Any
 
 BOXES = ("box1", "box2")
 OFF = ("pending", "cup", "elim", "out", "box1", "box2")
@@ -152,6 +153,33 @@ _STR = frozenset((str,))
 _INT = frozenset((int,))
 
 
+def _fits(kind: object, v: object) -> bool:
+    """Whether ``v`` is exactly what pbem.codec takes for a field of ``kind`` (any of the
+    kinds above but the units): the reader, the writer and their checks are one."""
+    if type(kind) is type:
+        return type(v) is kind
+    if kind is _STR_LIST:
+        return type(v) is list and set(map(type, v)) <= _STR
+    if type(v) is not dict or not set(map(type, v)) <= _STR:
+        return False
+    if kind is _STR_LISTS:
+        return set(map(type, v.values())) <= {list} and set(
+            map(type, chain.from_iterable(v.values()))) <= _STR
+    return set(map(type, v.values())) <= (_STR if kind is _STR_MAP else _INT)
+
+
+def _copied(kind: object, v: Any) -> Any:
+    """A field's value of ``kind`` sharing no map or list with ``v``, as the codec reads
+    one and typedcopy copies one (the ints, strings and booleans shared)."""
+    if kind is _STR_LIST:
+        return list(v)
+    if kind is _STR_LISTS:
+        return {k: list(x) for k, x in v.items()}
+    if type(kind) is not type:
+        return dict(v)
+    return v
+
+
 def position_from_data(data: object, units: dict[str, Unit]) -> Position | None:
     """A snapshot's position with ``units`` (:func:`units_from_data`'s), when every other
     field is exactly what pbem.codec takes for it (the field's one type: an int is not a
@@ -167,24 +195,10 @@ def position_from_data(data: object, units: dict[str, Unit]) -> Position | None:
         v = data[name]
         if kind is None:
             v = units
-        elif type(kind) is type:
-            if type(v) is not kind:
-                return None
-        elif kind is _STR_LIST:
-            if type(v) is not list or not set(map(type, v)) <= _STR:
-                return None
-            v = list(v)
-        elif type(v) is not dict or not set(map(type, v)) <= _STR:
+        elif not _fits(kind, v):
             return None
-        elif kind is _STR_LISTS:
-            if not set(map(type, v.values())) <= {list} or not set(
-                    map(type, chain.from_iterable(v.values()))) <= _STR:
-                return None
-            v = {k: list(x) for k, x in v.items()}
         else:
-            if not set(map(type, v.values())) <= (_STR if kind is _STR_MAP else _INT):
-                return None
-            v = dict(v)
+            v = _copied(kind, v)
         values[name] = v
     pos = object.__new__(Position)
     pos.__dict__.update(values)
@@ -212,12 +226,8 @@ def copy_position(pos: Position) -> Position | None:
                 unit = units[uid] = new(Unit)
                 unit.__dict__.update(u.__dict__)
             v = units
-        elif kind is _STR_LIST:
-            v = list(v)
-        elif kind is _STR_LISTS:
-            v = {k: list(x) for k, x in v.items()}
-        elif type(kind) is not type:
-            v = dict(v)
+        else:
+            v = _copied(kind, v)
         values[name] = v
     out = new(Position)
     out.__dict__.update(values)
@@ -268,22 +278,9 @@ def position_data(pos: Position) -> dict[str, object] | None:
                     return None
                 units[uid] = dict(zip(_UNIT_ORDER, values, strict=True))
             v = units
-        elif type(kind) is type:
-            if type(v) is not kind:
-                return None
-        elif kind is _STR_LIST:
-            if type(v) is not list or not set(map(type, v)) <= _STR:
-                return None
-        elif type(v) is not dict or not set(map(type, v)) <= _STR:
+        elif not _fits(kind, v):
             return None
-        elif kind is _STR_LISTS:
-            if not set(map(type, v.values())) <= {list} or not set(
-                    map(type, chain.from_iterable(v.values()))) <= _STR:
-                return None
-            v = {k: v[k] for k in sorted(v)}
-        else:
-            if not set(map(type, v.values())) <= (_STR if kind is _STR_MAP else _INT):
-                return None
+        elif type(v) is dict:  # a map written in key order, as canonical.normalize puts it
             v = {k: v[k] for k in sorted(v)}
         out[name] = v
     return out
