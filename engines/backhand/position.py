@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter
 from typing import Any
 
 BOXES = ("box1", "box2")
@@ -241,6 +241,35 @@ _UNIT_VALUES = itemgetter(*_UNIT_ORDER)
 #: the type of each of a unit's fields, in key order (as units_from_data takes them)
 _UNIT_TYPES = tuple(int if f in ("steps", "oos_turns") else str if f == "at" else bool
                     for f in _UNIT_ORDER)
+_UNIT_CLASS = frozenset((Unit,))
+_UNIT_SIZE = frozenset((len(_UNIT_ORDER),))
+_FIELDS_OF = attrgetter("__dict__")
+
+
+def _units_data(units: dict[Any, Any]) -> dict[str, object] | None:
+    """:func:`position_data`'s units: each unit's nine fields in key order, by id in
+    order, when every id is a string and every unit exactly a :class:`Unit` of its nine
+    fields of their types; ``None`` otherwise.  Each check is one pass in C over all the
+    units (the ids' types, the units' classes and sizes, every value's type against the
+    fields' types repeated), and the maps are made by C's own loops: checked and made a
+    unit at a time, the units were 1.9 M instructions of every receive's and act's
+    digest, where this is 1.5 M (issue 35)."""
+    if set(map(type, units)) - _STR:
+        return None
+    ids = sorted(units)
+    made = list(map(units.__getitem__, ids))
+    if set(map(type, made)) - _UNIT_CLASS:
+        return None
+    fields = list(map(_FIELDS_OF, made))
+    if set(map(len, fields)) - _UNIT_SIZE:
+        return None
+    try:
+        values = list(map(_UNIT_VALUES, fields))
+    except KeyError:
+        return None
+    if tuple(map(type, chain.from_iterable(values))) != _UNIT_TYPES * len(values):
+        return None
+    return dict(zip(ids, map(dict, map(zip, repeat(_UNIT_ORDER), values)), strict=True))
 
 
 def position_data(pos: Position) -> dict[str, object] | None:
@@ -261,23 +290,10 @@ def position_data(pos: Position) -> dict[str, object] | None:
         if kind is None:
             if type(v) is not dict:
                 return None
-            if not set(map(type, v)) <= _STR:
+            got = _units_data(v)
+            if got is None:
                 return None
-            units: dict[str, object] = {}
-            for uid in sorted(v):
-                u = v[uid]
-                if type(u) is not Unit:
-                    return None
-                d = u.__dict__
-                # its nine fields' values in key order, and their types, each read in C
-                try:
-                    values = _UNIT_VALUES(d)
-                except KeyError:
-                    return None
-                if len(d) != len(_UNIT_ORDER) or tuple(map(type, values)) != _UNIT_TYPES:
-                    return None
-                units[uid] = dict(zip(_UNIT_ORDER, values, strict=True))
-            v = units
+            v = got
         elif not _fits(kind, v):
             return None
         elif type(v) is dict:  # a map written in key order, as canonical.normalize puts it

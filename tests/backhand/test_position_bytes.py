@@ -53,6 +53,10 @@ def test_the_position_is_written_as_the_codec_writes_it(scenario: str, seed: str
     lambda p: setattr(next(iter(p.units.values())), "steps", True),  # a bool for steps
     lambda p: setattr(next(iter(p.units.values())), "note", "x"),  # a field too many
     lambda p: p.units.__setitem__("X-1", {"at": "out", "steps": 1}),  # not a Unit
+    lambda p: p.units.__setitem__(7, p.units.pop(next(iter(p.units)))),  # an id not a string
+    # nine fields, one of them not a Unit's
+    lambda p: next(iter(p.units.values())).__dict__.update(
+        note=next(iter(p.units.values())).__dict__.pop("moved")),
     lambda p: setattr(p, "extra", 1),  # a field Position has not
 ])
 def test_a_position_holding_other_types_goes_the_codecs_way(spoil: Any) -> None:
