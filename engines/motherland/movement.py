@@ -276,18 +276,24 @@ def reach(s: MotherlandState, uid: str, exploit: bool = False,
         blocked = s._cache[blocked_key] = s.occupied(other(c.side)) | barred
     found = reachable(
         _move_costs(s, uid), start, mp, zoc=ez, policy=policy, blocked=blocked,
-        can_end=lambda h: h not in water,  # no move ends on the ice (5.1.7)
         min_one_hex=one_hex)  # 5.1.3: may always move one hex
-    # found.path_to of every end, each path its predecessor's and one more hex
+    # found.path_to of every end, each path its predecessor's and one more hex, walked
+    # back only to the first hex with its path made (no call a hex: a first listing
+    # writes some 650 paths a search)
     prev = found.prev
     paths: dict[str, tuple[str, ...]] = {start: (start,)}
-
-    def path(h: str) -> tuple[str, ...]:
-        got = paths.get(h)
-        if got is None:
-            got = paths[h] = (*path(prev[h]), h)
-        return got
-    out = {h: path(h) for h in found.ends}
+    for h in found.ends:
+        if h in water or h in paths:
+            continue  # no move ends on the ice (5.1.7)
+        back = [h]
+        x = prev[h]
+        while x not in paths:
+            back.append(x)
+            x = prev[x]
+        made = paths[x]
+        for x in reversed(back):
+            made = paths[x] = (*made, x)
+    out = {h: paths[h] for h in found.ends if h not in water}
     s._pcache[key] = s._pcache[search] = out
     return out
 
