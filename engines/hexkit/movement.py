@@ -306,6 +306,24 @@ class MoveCosts(Shared):
         self.steps = tuple(
             tuple((j, -1 if c is None else int(c * scale)) for j, c in row) for row in raw)
 
+    @classmethod
+    def of_rows(cls, hexmap: HexMap, move_class: MoveClass, steps: Sequence[Row]) -> MoveCosts:
+        """Costs a game priced itself, given compiled: per hex index, ``(neighbour index,
+        cost)`` in the map's :attr:`~engines.hexkit.hexmap.HexMap.adjacency` order, every
+        cost a whole number of MP (``-1``: prohibited).  For rules that price a whole map
+        faster than step by step (For the Motherland! reads each hex's terrain and each
+        hexside's features once, not once a step; a new weather's tables were the slowest
+        listings of a game, issue 35).  ``move_class`` names them; an :meth:`overlaid`
+        view prices the steps its overlay touches by the class's ``step_cost``.  Not
+        kept in the data cache: the game keeps them."""
+        if len(steps) != len(hexmap.adjacency):
+            raise ValueError(f"{move_class.name}: {len(steps)} rows for "
+                             f"{len(hexmap.adjacency)} hexes")
+        out = object.__new__(cls)
+        out.map, out.move_class, out.adjust, out._overlaid = hexmap, move_class, None, {}
+        out.scale, out.steps = 1, steps
+        return out
+
     @staticmethod
     def slowest(members: Sequence[MoveCosts]) -> MoveCosts:
         """Costs for a stack moving together: each step costs what its slowest member

@@ -7,8 +7,6 @@ moves read them too.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.movement import MoveClass, MoveCosts, breadth_first, reachable
@@ -48,20 +46,6 @@ _POLICIES = {(enter, through): ZocPolicy(stop_on_entry=False, exit_cost=ZOC_EXIT
 #: compiled step costs by (id of the game data, :func:`_cost_key`), with the
 #: data they were compiled from (facts of the map: shared by every state and game)
 _COSTS: dict[tuple[object, ...], tuple[object, MoveCosts]] = {}
-
-
-@dataclass(frozen=True)
-class _Priced(MoveClass):
-    """A move class priced by the game's own terrain and hexside rules (5.1): the ice of
-    5.1.7 (water entered only across a Frozen Access hexside) is no chart the kit's data
-    form can say."""
-
-    #: the cost of each step ``(a, b)``, ``None`` (or absent) where it is barred
-    price: Callable[[tuple[str, str]], int | None] = field(default=lambda ab: None,
-                                                          compare=False)
-
-    def step_cost(self, hexmap: Any, a: str, b: str) -> int | None:
-        return self.price((a, b))
 
 
 # Regular and exploitation movement (5.0, 5.4) and the movement phase's options.
@@ -127,7 +111,7 @@ def _board_cost(s: MotherlandState, uid: str, a: str, b: str) -> int | None:
     """The MP of a step from ``a`` into adjacent ``b`` by the map alone (terrain,
     hexside, the ice: 5.1), None where the map bars it; units, ZOC and borders are
     the caller's.  A function of :meth:`_cost_key` only, so compiled once per key
-    (:meth:`_move_costs`, through :func:`_price_table`)."""
+    (:meth:`_move_costs`, through :func:`_price_rows`)."""
     water = s.data.water
     if a in water or b in water:
         # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
@@ -145,34 +129,43 @@ def _board_cost(s: MotherlandState, uid: str, a: str, b: str) -> int | None:
     return tc + sc
 
 
-def _price_table(s: MotherlandState, uid: str) -> dict[tuple[str, str], int | None]:
-    """:func:`_board_cost` of every step of the map, read a hex's terrain cost and a set
-    of hexside features' cost once each (the same for every step of the key): a step
-    on land is their sum, one into or out of the water is :func:`_board_cost`'s.  A
-    new key's table was half of compiling it, and the movement listing that met the
-    key first (a new weather, turn 1's Minor Rivers) the slowest of a game (issue 35)."""
+def _price_rows(s: MotherlandState, uid: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:func:`_board_cost` of every step of the map as the kit's compiled rows (per hex
+    index, ``(neighbour index, MP or -1)`` in the map's order), a hex's terrain cost and
+    a set of hexside features' cost read once each (the same for every step of the
+    key): a step on land is their sum, one into or out of the water is
+    :func:`_board_cost`'s.  A new key's table was half of compiling it, and the movement
+    listing that met the key first (a new weather, turn 1's Minor Rivers) the slowest of
+    a game (issue 35); priced into the rows at once, not into a table the kit then read
+    step by step."""
     water, sides = s.data.water, s.data.hexsides_both_ways()
+    hexmap = s.data.hexmap
+    ids = hexmap.ids
     # a hex with no neighbour on land is never entered from land: left out
     terrain = {b: terrain_cost(s, uid, b) for b in s.data.land}
     sided: dict[frozenset[str], int | None] = {}
     plain = _features_cost(s, uid, frozenset())
-    table: dict[tuple[str, str], int | None] = {}
-    for a, ns in s.data.all_neighbors.items():
+    rows: list[tuple[tuple[int, int], ...]] = []
+    for a, near in zip(ids, hexmap.adjacency, strict=True):
         wet = a in water
-        for b in ns:
+        row: list[tuple[int, int]] = []
+        for j in near:
+            b = ids[j]
             if wet or b in water:
-                table[a, b] = _board_cost(s, uid, a, b)
-                continue
-            tc = terrain[b]
-            f = sides.get((a, b))
-            if f is None:
-                sc = plain
-            elif f in sided:
-                sc = sided[f]
+                c = _board_cost(s, uid, a, b)
             else:
-                sc = sided[f] = _features_cost(s, uid, f)
-            table[a, b] = None if tc is None or sc is None else tc + sc
-    return table
+                tc = terrain[b]
+                f = sides.get((a, b))
+                if f is None:
+                    sc = plain
+                elif f in sided:
+                    sc = sided[f]
+                else:
+                    sc = sided[f] = _features_cost(s, uid, f)
+                c = None if tc is None or sc is None else tc + sc
+            row.append((j, -1 if c is None else c))
+        rows.append(tuple(row))
+    return tuple(rows)
 
 
 def _cost_key(s: MotherlandState, uid: str) -> tuple[str, bool, bool, bool]:
@@ -199,9 +192,8 @@ def _move_costs(s: MotherlandState, uid: str) -> MoveCosts:
     hit = _COSTS.get(key)
     if hit is None or hit[0] is not s.data:
         # priced now, so that the kept costs hold the map's facts and not this state
-        table = _price_table(s, uid)
-        priced = _Priced(f"motherland:{key[1:]}", {}, price=table.get)
-        hit = _COSTS[key] = (s.data, MoveCosts(s.data.hexmap, priced))
+        hit = _COSTS[key] = (s.data, MoveCosts.of_rows(
+            s.data.hexmap, MoveClass(f"motherland:{key[1:]}", {}), _price_rows(s, uid)))
     return hit[1]
 
 
