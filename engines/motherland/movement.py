@@ -46,6 +46,9 @@ _POLICIES = {(enter, through): ZocPolicy(stop_on_entry=False, exit_cost=ZOC_EXIT
 #: compiled step costs by (id of the game data, :func:`_cost_key`), with the
 #: data they were compiled from (facts of the map: shared by every state and game)
 _COSTS: dict[tuple[object, ...], tuple[object, MoveCosts]] = {}
+#: :func:`_step_classes` by id of the game data, with the data (a hit must be it)
+_STEPS: dict[int, tuple[object, tuple[tuple[frozenset[str], ...], tuple[str, ...],
+                                      tuple[tuple[tuple[int, int], ...], ...]]]] = {}
 
 
 # Regular and exploitation movement (5.0, 5.4) and the movement phase's options.
@@ -129,39 +132,57 @@ def _board_cost(s: MotherlandState, uid: str, a: str, b: str) -> int | None:
     return tc + sc
 
 
-def _price_rows(s: MotherlandState, uid: str) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """:func:`_board_cost` of every step of the map as the kit's compiled rows (per hex
-    index, ``(neighbour index, MP or -1)`` in the map's order), a hex's terrain cost and
-    a set of hexside features' cost read once each (the same for every step of the
-    key): a step on land is their sum, one into or out of the water is
-    :func:`_board_cost`'s.  A new key's table was half of compiling it, and the movement
-    listing that met the key first (a new weather, turn 1's Minor Rivers) the slowest of
-    a game (issue 35); priced into the rows at once, not into a table the kit then read
-    step by step."""
-    water, sides = s.data.water, s.data.hexsides_both_ways()
-    hexmap = s.data.hexmap
-    ids = hexmap.ids
-    # a hex with no neighbour on land is never entered from land: left out
-    terrain = {b: terrain_cost(s, uid, b) for b in s.data.land}
-    sided: dict[frozenset[str], int | None] = {}
-    plain = _features_cost(s, uid, frozenset())
+def _step_classes(s: MotherlandState) -> tuple[tuple[frozenset[str], ...], tuple[str, ...],
+                                               tuple[tuple[tuple[int, int], ...], ...]]:
+    """The map's steps as :func:`_price_rows` prices them, the same for every key: the
+    sets of hexside features met (the first empty), a land hex's terrain by index
+    (``""`` for water) and each hex's steps as ``(neighbour index, its features' index
+    in the sets)``, ``-1`` into or out of the water.  Kept with the game's data."""
+    data = s.data
+    hit = _STEPS.get(id(data))
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    water, sides, hexmap = data.water, data.hexsides_both_ways(), data.hexmap
+    ids, terrain = hexmap.ids, hexmap.terrain
+    classes: dict[frozenset[str], int] = {frozenset(): 0}
     rows: list[tuple[tuple[int, int], ...]] = []
     for a, near in zip(ids, hexmap.adjacency, strict=True):
         wet = a in water
+        rows.append(tuple([
+            (j, -1 if wet or ids[j] in water
+             else classes.setdefault(sides.get((a, ids[j]), frozenset()), len(classes)))
+            for j in near]))
+    facts = (tuple(classes), tuple("" if h in water else terrain.get(h, "clear")
+                                   for h in ids), tuple(rows))
+    _STEPS[id(data)] = (data, facts)
+    return facts
+
+
+def _price_rows(s: MotherlandState, uid: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:func:`_board_cost` of every step of the map as the kit's compiled rows (per hex
+    index, ``(neighbour index, MP or -1)`` in the map's order).  A step on land is its
+    hex's terrain cost and its hexside features' cost, each read once for the key: a
+    terrain's cost (:func:`terrain_cost` reads a hex's terrain alone) and a set of
+    features' (:func:`_step_classes`); one into or out of the water is
+    :func:`_board_cost`'s, barred but to Soviet infantry on Snow (5.1.7).  A new key's
+    table was the movement listing that met it first (a new weather, turn 1's Minor
+    Rivers) the slowest of a game (issue 35)."""
+    classes, names, template = _step_classes(s)
+    ids = s.data.hexmap.ids
+    sided = [_features_cost(s, uid, f) for f in classes]
+    # a terrain's cost asked of its first hex: the same for every hex of it
+    first = {name: ids[i] for i, name in reversed(list(enumerate(names))) if name}
+    by_name = {name: terrain_cost(s, uid, h) for name, h in first.items()}
+    entered = [by_name.get(name) for name in names]
+    ice = s.snow and soviet_infantry(s, uid)
+    rows: list[tuple[tuple[int, int], ...]] = []
+    for i, steps in enumerate(template):
         row: list[tuple[int, int]] = []
-        for j in near:
-            b = ids[j]
-            if wet or b in water:
-                c = _board_cost(s, uid, a, b)
+        for j, k in steps:
+            if k < 0:
+                c = _board_cost(s, uid, ids[i], ids[j]) if ice else None
             else:
-                tc = terrain[b]
-                f = sides.get((a, b))
-                if f is None:
-                    sc = plain
-                elif f in sided:
-                    sc = sided[f]
-                else:
-                    sc = sided[f] = _features_cost(s, uid, f)
+                tc, sc = entered[j], sided[k]
                 c = None if tc is None or sc is None else tc + sc
             row.append((j, -1 if c is None else c))
         rows.append(tuple(row))
