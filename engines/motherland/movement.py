@@ -137,7 +137,8 @@ def _step_classes(s: MotherlandState) -> tuple[tuple[frozenset[str], ...], tuple
     """The map's steps as :func:`_price_rows` prices them, the same for every key: the
     sets of hexside features met (the first empty), a land hex's terrain by index
     (``""`` for water) and each hex's steps as ``(neighbour index, its features' index
-    in the sets)``, ``-1`` into or out of the water.  Kept with the game's data."""
+    in the sets)``, that index less one and negated (``-1 - k``) into or out of the
+    water.  Kept with the game's data."""
     data = s.data
     hit = _STEPS.get(id(data))
     if hit is not None and hit[0] is data:
@@ -148,10 +149,11 @@ def _step_classes(s: MotherlandState) -> tuple[tuple[frozenset[str], ...], tuple
     rows: list[tuple[tuple[int, int], ...]] = []
     for a, near in zip(ids, hexmap.adjacency, strict=True):
         wet = a in water
-        rows.append(tuple([
-            (j, -1 if wet or ids[j] in water
-             else classes.setdefault(sides.get((a, ids[j]), frozenset()), len(classes)))
-            for j in near]))
+        row: list[tuple[int, int]] = []
+        for j in near:
+            k = classes.setdefault(sides.get((a, ids[j]), frozenset()), len(classes))
+            row.append((j, -1 - k if wet or ids[j] in water else k))
+        rows.append(tuple(row))
     facts = (tuple(classes), tuple("" if h in water else terrain.get(h, "clear")
                                    for h in ids), tuple(rows))
     _STEPS[id(data)] = (data, facts)
@@ -164,9 +166,9 @@ def _price_rows(s: MotherlandState, uid: str) -> tuple[tuple[tuple[int, int], ..
     hex's terrain cost and its hexside features' cost, each read once for the key: a
     terrain's cost (:func:`terrain_cost` reads a hex's terrain alone) and a set of
     features' (:func:`_step_classes`); one into or out of the water is
-    :func:`_board_cost`'s, barred but to Soviet infantry on Snow (5.1.7).  A new key's
-    table was the movement listing that met it first (a new weather, turn 1's Minor
-    Rivers) the slowest of a game (issue 35)."""
+    :func:`_board_cost`'s, barred but across Frozen Access to Soviet infantry on Snow
+    (5.1.7).  A new key's table was the movement listing that met it first (a new
+    weather, turn 1's Minor Rivers) the slowest of a game (issue 35)."""
     classes, names, template = _step_classes(s)
     ids = s.data.hexmap.ids
     sided = [_features_cost(s, uid, f) for f in classes]
@@ -174,13 +176,14 @@ def _price_rows(s: MotherlandState, uid: str) -> tuple[tuple[tuple[int, int], ..
     first = {name: ids[i] for i, name in reversed(list(enumerate(names))) if name}
     by_name = {name: terrain_cost(s, uid, h) for name, h in first.items()}
     entered = [by_name.get(name) for name in names]
-    ice = s.snow and soviet_infantry(s, uid)
+    # the water is entered and left only across Frozen Access (5.1.7)
+    ice = [s.snow and soviet_infantry(s, uid) and "frozen_access" in f for f in classes]
     rows: list[tuple[tuple[int, int], ...]] = []
     for i, steps in enumerate(template):
         row: list[tuple[int, int]] = []
         for j, k in steps:
             if k < 0:
-                c = _board_cost(s, uid, ids[i], ids[j]) if ice else None
+                c = _board_cost(s, uid, ids[i], ids[j]) if ice[-1 - k] else None
             else:
                 tc, sc = entered[j], sided[k]
                 c = None if tc is None or sc is None else tc + sc
