@@ -14,6 +14,7 @@ the one the table lists first wins.
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections import deque
 from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 
@@ -148,8 +149,11 @@ def breadth_first(
     Movement's listing wants those to cities, some 20 of 700 hexes reached); the paths
     are those of the whole search, in the same order.
     """
-    _, parent, _ = _breadth_first(neighbors, [start], within=within, step_ok=step_ok,
-                                  max_steps=max_steps)
+    if within is not None and step_ok is None:
+        parent = _levels(neighbors, start, within, max_steps)
+    else:
+        _, parent, _ = _breadth_first(neighbors, [start], within=within, step_ok=step_ok,
+                                      max_steps=max_steps)
     # each hex's path is its predecessor's and one more, in the order the hexes were
     # reached (not walked back from each: 15 steps a hex on a Strategic Movement)
     paths: dict[HexId, tuple[HexId, ...]] = {start: (start,)}
@@ -166,6 +170,32 @@ def breadth_first(
                 back.append(parent[back[-1]])
             out[n] = tuple(reversed(back))
     return out
+
+
+def _levels(neighbors: Mapping[HexId, Sequence[HexId]], start: HexId,
+            within: Container[HexId], max_steps: int | None) -> dict[HexId, HexId]:
+    """:func:`_breadth_first`'s predecessors of a search from ``start`` into ``within``
+    alone, in the same order: taken a level at a time, each in the order reached, as
+    its queue takes them, with no distance written and read a hex and no tests a step
+    of what is not given (For the Motherland!'s Strategic Movement, 5.3: a movement
+    phase's first listing searched some 200 hexes for each of dozens of units)."""
+    parent = {start: start}
+    frontier = [start]
+    adjacent = neighbors.get
+    levels = itertools.count() if max_steps is None else range(max_steps)
+    for _ in levels:
+        reached: list[HexId] = []
+        add = reached.append
+        for h in frontier:
+            for n in adjacent(h, ()):
+                if n not in parent and n in within:
+                    parent[n] = h
+                    add(n)
+        if not reached:
+            break
+        frontier = reached
+    del parent[start]
+    return parent
 
 
 def lightest_chain(

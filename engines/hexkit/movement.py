@@ -306,6 +306,24 @@ class MoveCosts(Shared):
         self.steps = tuple(
             tuple((j, -1 if c is None else int(c * scale)) for j, c in row) for row in raw)
 
+    @classmethod
+    def of_rows(cls, hexmap: HexMap, move_class: MoveClass, steps: Sequence[Row]) -> MoveCosts:
+        """Costs a game priced itself, given compiled: per hex index, ``(neighbour index,
+        cost)`` in the map's :attr:`~engines.hexkit.hexmap.HexMap.adjacency` order, every
+        cost a whole number of MP (``-1``: prohibited).  For rules that price a whole map
+        faster than step by step (For the Motherland! reads each hex's terrain and each
+        hexside's features once, not once a step; a new weather's tables were the slowest
+        listings of a game, issue 35).  ``move_class`` names them; an :meth:`overlaid`
+        view prices the steps its overlay touches by the class's ``step_cost``.  Not
+        kept in the data cache: the game keeps them."""
+        if len(steps) != len(hexmap.adjacency):
+            raise ValueError(f"{move_class.name}: {len(steps)} rows for "
+                             f"{len(hexmap.adjacency)} hexes")
+        out = object.__new__(cls)
+        out.map, out.move_class, out.adjust, out._overlaid = hexmap, move_class, None, {}
+        out.scale, out.steps = 1, steps
+        return out
+
     @staticmethod
     def slowest(members: Sequence[MoveCosts]) -> MoveCosts:
         """Costs for a stack moving together: each step costs what its slowest member
@@ -508,7 +526,9 @@ def reachable(
     best: dict[int, int] = {s: 0}
     prev: dict[int, int] = {}
     stops: set[int] = set()
-    heap: list[tuple[int, HexId, int]] = [(0, start, s)]
+    # (cost, hex index): the map's indices follow its sorted ids (HexMap.ids), so ties
+    # pop in hex id order as (cost, id) would, without an id read and compared a step
+    heap: list[tuple[int, int]] = [(0, s)]
     done: set[int] = set()
     goal_i = index.get(goal) if goal is not None else None
     # the loop runs for every step out of every hex reached (most of a listing's time on
@@ -517,13 +537,13 @@ def reachable(
     may_enter, zoc_to_zoc = policy.may_enter, policy.zoc_to_zoc
     stop_on_entry = policy.stop_on_entry
     while heap:
-        c, _, i = pop(heap)
-        if i in done or c != get_best(i):
+        c, i = pop(heap)
+        if i in done or c != best[i]:
             continue
         done.add(i)
         if i == goal_i:
             break
-        if i != s and i in stops:
+        if i in stops and i != s:
             continue
         here_zoc = i in zoc_set
         hooked = hook is not None and ids[i] in hook.hexes
@@ -538,60 +558,57 @@ def reachable(
                 if amended is None:
                     continue
                 step = _rescale(amended, costs.scale)
-            there_zoc = j in zoc_set
-            if there_zoc and not may_enter:
-                continue
-            if here_zoc and there_zoc and not zoc_to_zoc:
-                continue
+            if j in zoc_set:
+                if not may_enter or (here_zoc and not zoc_to_zoc):
+                    continue
+                stop = stop_on_entry
+            else:
+                stop = False
             nc = c + step * k + extra
-            stop = there_zoc and stop_on_entry
             if nc > budget:
                 if not (min_one_hex and i == s):
                     continue
                 nc, stop = budget, True
-            hex_j = ids[j]
             old = get_best(j)
             # a hex with a cost was entered before, so it is not blocked (or it is the
             # start, which a step never improves on): ``blocked`` is asked once a hex
             # met within the allowance, not once a step into it (a search looks at each
-            # hex from up to six sides; Backhand Blow's 15.0 check asks a closure)
+            # hex from up to six sides; Backhand Blow's 15.0 check asks a closure).  A
+            # tie goes to the predecessor of lower index, which is of lower id
             if old is None:
-                if is_blocked(hex_j):
+                if is_blocked(ids[j]):
                     continue
-            elif not (nc < old or (nc == old and j != s and ids[i] < ids[prev[j]])):
+            elif not (nc < old or (nc == old and j != s and i < prev[j])):
                 continue
             best[j] = nc
             prev[j] = i
             if stop:
                 stops.add(j)
-            else:
+            elif j in stops:
                 stops.discard(j)
             if j not in done:
-                push(heap, (nc, hex_j, j))
+                push(heap, (nc, j))
     # with a goal, the hexes whose cost is final: the cost, the predecessors and the stops
     # of those alone (a finished hex's predecessor is finished), not of every hex met on
     # the way (a received move's check reads only whether its goal is among the ends,
     # and made the tables of the hexes around it: issue 35)
-    kept = best if goal_i is None else done
-    # in hex order; C's own calls (a key and a cost a hex), not Python's: a search's
-    # result was as dear as its search on a short move
-    order = sorted(kept, key=ids.__getitem__)
+    if goal_i is not None:
+        stops &= done
+    # in hex order, which is index order; C's own calls where it can: a search's result
+    # was as dear as its search on a short move
+    order = sorted(best if goal_i is None else done)
     cost: dict[HexId, Cost]
     if scale == 1:  # every cost a whole number of MP, as _unscale gives it
         cost = {ids[i]: best[i] for i in order}
     else:
         cost = {ids[i]: _unscale(best[i], scale) for i in order}
-    ends = tuple(h for h in sorted(cost) if h != start and (can_end is None or can_end(h)))
-    steps_to = sorted(prev.items())
-    if goal_i is not None:  # no test a hex for a whole search's (a listing's) result
-        steps_to = [(j, i) for j, i in steps_to if j in done]
-        stops &= done
+    ends = tuple([h for h in cost if h != start and (can_end is None or can_end(h))])
     return Reach(
         start,
         MappingProxyType(cost),
-        MappingProxyType({ids[j]: ids[i] for j, i in steps_to}),
+        MappingProxyType({ids[j]: ids[prev[j]] for j in order if j != s}),
         ends,
-        frozenset(ids[i] for i in stops),
+        frozenset([ids[i] for i in stops]),
     )
 
 

@@ -7,8 +7,6 @@ moves read them too.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.movement import MoveClass, MoveCosts, breadth_first, reachable
@@ -48,20 +46,9 @@ _POLICIES = {(enter, through): ZocPolicy(stop_on_entry=False, exit_cost=ZOC_EXIT
 #: compiled step costs by (id of the game data, :func:`_cost_key`), with the
 #: data they were compiled from (facts of the map: shared by every state and game)
 _COSTS: dict[tuple[object, ...], tuple[object, MoveCosts]] = {}
-
-
-@dataclass(frozen=True)
-class _Priced(MoveClass):
-    """A move class priced by the game's own terrain and hexside rules (5.1): the ice of
-    5.1.7 (water entered only across a Frozen Access hexside) is no chart the kit's data
-    form can say."""
-
-    #: the cost of each step ``(a, b)``, ``None`` (or absent) where it is barred
-    price: Callable[[tuple[str, str]], int | None] = field(default=lambda ab: None,
-                                                          compare=False)
-
-    def step_cost(self, hexmap: Any, a: str, b: str) -> int | None:
-        return self.price((a, b))
+#: :func:`_step_classes` by id of the game data, with the data (a hit must be it)
+_STEPS: dict[int, tuple[object, tuple[tuple[frozenset[str], ...], tuple[str, ...],
+                                      tuple[tuple[tuple[int, int], ...], ...]]]] = {}
 
 
 # Regular and exploitation movement (5.0, 5.4) and the movement phase's options.
@@ -127,7 +114,7 @@ def _board_cost(s: MotherlandState, uid: str, a: str, b: str) -> int | None:
     """The MP of a step from ``a`` into adjacent ``b`` by the map alone (terrain,
     hexside, the ice: 5.1), None where the map bars it; units, ZOC and borders are
     the caller's.  A function of :meth:`_cost_key` only, so compiled once per key
-    (:meth:`_move_costs`, through :func:`_price_table`)."""
+    (:meth:`_move_costs`, through :func:`_price_rows`)."""
     water = s.data.water
     if a in water or b in water:
         # 5.1.7: Soviet infantry cross Frozen Access hexsides on Snow Turns
@@ -145,34 +132,64 @@ def _board_cost(s: MotherlandState, uid: str, a: str, b: str) -> int | None:
     return tc + sc
 
 
-def _price_table(s: MotherlandState, uid: str) -> dict[tuple[str, str], int | None]:
-    """:func:`_board_cost` of every step of the map, read a hex's terrain cost and a set
-    of hexside features' cost once each (the same for every step of the key): a step
-    on land is their sum, one into or out of the water is :func:`_board_cost`'s.  A
-    new key's table was half of compiling it, and the movement listing that met the
-    key first (a new weather, turn 1's Minor Rivers) the slowest of a game (issue 35)."""
-    water, sides = s.data.water, s.data.hexsides_both_ways()
-    # a hex with no neighbour on land is never entered from land: left out
-    terrain = {b: terrain_cost(s, uid, b) for b in s.data.land}
-    sided: dict[frozenset[str], int | None] = {}
-    plain = _features_cost(s, uid, frozenset())
-    table: dict[tuple[str, str], int | None] = {}
-    for a, ns in s.data.all_neighbors.items():
+def _step_classes(s: MotherlandState) -> tuple[tuple[frozenset[str], ...], tuple[str, ...],
+                                               tuple[tuple[tuple[int, int], ...], ...]]:
+    """The map's steps as :func:`_price_rows` prices them, the same for every key: the
+    sets of hexside features met (the first empty), a land hex's terrain by index
+    (``""`` for water) and each hex's steps as ``(neighbour index, its features' index
+    in the sets)``, that index less one and negated (``-1 - k``) into or out of the
+    water.  Kept with the game's data."""
+    data = s.data
+    hit = _STEPS.get(id(data))
+    if hit is not None and hit[0] is data:
+        return hit[1]
+    water, sides, hexmap = data.water, data.hexsides_both_ways(), data.hexmap
+    ids, terrain = hexmap.ids, hexmap.terrain
+    classes: dict[frozenset[str], int] = {frozenset(): 0}
+    rows: list[tuple[tuple[int, int], ...]] = []
+    for a, near in zip(ids, hexmap.adjacency, strict=True):
         wet = a in water
-        for b in ns:
-            if wet or b in water:
-                table[a, b] = _board_cost(s, uid, a, b)
-                continue
-            tc = terrain[b]
-            f = sides.get((a, b))
-            if f is None:
-                sc = plain
-            elif f in sided:
-                sc = sided[f]
+        row: list[tuple[int, int]] = []
+        for j in near:
+            k = classes.setdefault(sides.get((a, ids[j]), frozenset()), len(classes))
+            row.append((j, -1 - k if wet or ids[j] in water else k))
+        rows.append(tuple(row))
+    facts = (tuple(classes), tuple("" if h in water else terrain.get(h, "clear")
+                                   for h in ids), tuple(rows))
+    _STEPS[id(data)] = (data, facts)
+    return facts
+
+
+def _price_rows(s: MotherlandState, uid: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """:func:`_board_cost` of every step of the map as the kit's compiled rows (per hex
+    index, ``(neighbour index, MP or -1)`` in the map's order).  A step on land is its
+    hex's terrain cost and its hexside features' cost, each read once for the key: a
+    terrain's cost (:func:`terrain_cost` reads a hex's terrain alone) and a set of
+    features' (:func:`_step_classes`); one into or out of the water is
+    :func:`_board_cost`'s, barred but across Frozen Access to Soviet infantry on Snow
+    (5.1.7).  A new key's table was the movement listing that met it first (a new
+    weather, turn 1's Minor Rivers) the slowest of a game (issue 35)."""
+    classes, names, template = _step_classes(s)
+    ids = s.data.hexmap.ids
+    sided = [_features_cost(s, uid, f) for f in classes]
+    # a terrain's cost asked of its first hex: the same for every hex of it
+    first = {name: ids[i] for i, name in reversed(list(enumerate(names))) if name}
+    by_name = {name: terrain_cost(s, uid, h) for name, h in first.items()}
+    entered = [by_name.get(name) for name in names]
+    # the water is entered and left only across Frozen Access (5.1.7)
+    ice = [s.snow and soviet_infantry(s, uid) and "frozen_access" in f for f in classes]
+    rows: list[tuple[tuple[int, int], ...]] = []
+    for i, steps in enumerate(template):
+        row: list[tuple[int, int]] = []
+        for j, k in steps:
+            if k < 0:
+                c = _board_cost(s, uid, ids[i], ids[j]) if ice[-1 - k] else None
             else:
-                sc = sided[f] = _features_cost(s, uid, f)
-            table[a, b] = None if tc is None or sc is None else tc + sc
-    return table
+                tc, sc = entered[j], sided[k]
+                c = None if tc is None or sc is None else tc + sc
+            row.append((j, -1 if c is None else c))
+        rows.append(tuple(row))
+    return tuple(rows)
 
 
 def _cost_key(s: MotherlandState, uid: str) -> tuple[str, bool, bool, bool]:
@@ -199,9 +216,8 @@ def _move_costs(s: MotherlandState, uid: str) -> MoveCosts:
     hit = _COSTS.get(key)
     if hit is None or hit[0] is not s.data:
         # priced now, so that the kept costs hold the map's facts and not this state
-        table = _price_table(s, uid)
-        priced = _Priced(f"motherland:{key[1:]}", {}, price=table.get)
-        hit = _COSTS[key] = (s.data, MoveCosts(s.data.hexmap, priced))
+        hit = _COSTS[key] = (s.data, MoveCosts.of_rows(
+            s.data.hexmap, MoveClass(f"motherland:{key[1:]}", {}), _price_rows(s, uid)))
     return hit[1]
 
 
@@ -276,18 +292,24 @@ def reach(s: MotherlandState, uid: str, exploit: bool = False,
         blocked = s._cache[blocked_key] = s.occupied(other(c.side)) | barred
     found = reachable(
         _move_costs(s, uid), start, mp, zoc=ez, policy=policy, blocked=blocked,
-        can_end=lambda h: h not in water,  # no move ends on the ice (5.1.7)
         min_one_hex=one_hex)  # 5.1.3: may always move one hex
-    # found.path_to of every end, each path its predecessor's and one more hex
+    # found.path_to of every end, each path its predecessor's and one more hex, walked
+    # back only to the first hex with its path made (no call a hex: a first listing
+    # writes some 650 paths a search)
     prev = found.prev
     paths: dict[str, tuple[str, ...]] = {start: (start,)}
-
-    def path(h: str) -> tuple[str, ...]:
-        got = paths.get(h)
-        if got is None:
-            got = paths[h] = (*path(prev[h]), h)
-        return got
-    out = {h: path(h) for h in found.ends}
+    for h in found.ends:
+        if h in water or h in paths:
+            continue  # no move ends on the ice (5.1.7)
+        back = [h]
+        x = prev[h]
+        while x not in paths:
+            back.append(x)
+            x = prev[x]
+        made = paths[x]
+        for x in reversed(back):
+            made = paths[x] = (*made, x)
+    out = {h: paths[h] for h in found.ends if h not in water}
     s._pcache[key] = s._pcache[search] = out
     return out
 

@@ -127,6 +127,15 @@ def supply_net(s: MotherlandState, side: str,
     if hit is not None:
         return hit  # type: ignore[no-any-return]
     blocked = supply_blocked(s, side)
+    # the lines read only the blocked hexes, the sources and the Supply Bases: a new
+    # position with the same ones (a unit moved or placed clear of the enemy's ZOC) has
+    # the same lines, kept with the game (a movement phase's first listing spread them
+    # again, a tenth of its time; issue 35 item 5)
+    lasting = ("net", side, net, blocked, _net_marks(s, side, net))
+    hit = s._pcache.get(lasting)
+    if hit is not None:
+        s._cache[key] = hit
+        return hit  # type: ignore[no-any-return]
     big = 10_000
     if side == AXIS:
         if net == "F":
@@ -160,8 +169,23 @@ def supply_net(s: MotherlandState, side: str,
     near = supply_spread(s, starts, blocked, nbrs)
     anylen = supply_spread(s, far, blocked, nbrs)
     hit = (near, anylen, rail_ok)
-    s._cache[key] = hit
+    s._cache[key] = s._pcache[lasting] = hit
     return hit
+
+
+def _net_marks(s: MotherlandState, side: str, net: str) -> tuple[object, ...]:
+    """What :func:`supply_net` reads of the position besides the blocked hexes: Helsinki's
+    control for the Finns' source (9.3.1), the Axis Supply Bases' hexes, expenditure and
+    partisans (10.3) for its main network."""
+    if side != AXIS:
+        return ()
+    if net == "F":
+        return (s.pos.control.get(HELSINKI) == SOVIET,)
+    if net:
+        return ()
+    partisans = set(s.pos.partisans.values())
+    return tuple((s.u(uid).hex, uid in s.pos.expended, s.u(uid).hex in partisans)
+                 for uid in s.on_map(AXIS) if s.c(uid).type == "supply_base")
 
 
 def sea_supply(s: MotherlandState, side: str) -> dict[str, int]:

@@ -46,3 +46,18 @@ def test_a_trace_walks_the_table_it_is_given_or_the_maps_own() -> None:
     cut = {h: tuple(n for n in near if n != goal) for h, near in own.items()}
     assert trace(m2, start, {goal}, neighbors=cut) is None
     assert trace(m2, start, {goal}) is not None
+
+
+def test_within_alone_finds_the_step_rules_paths_in_its_order_and_range() -> None:
+    # a 7x7 board's rows and columns, ties everywhere: each hex's first path and the order
+    # reached are those of the step rule's search, to the same number of steps
+    board = {(x, y): tuple((x + dx, y + dy) for dx, dy in ((0, 1), (1, 0), (-1, 0), (0, -1))
+                           if 0 <= x + dx < 7 and 0 <= y + dy < 7)
+             for x in range(7) for y in range(7)}
+    table = {f"{x}{y}": tuple(f"{a}{b}" for a, b in ns) for (x, y), ns in board.items()}
+    shut = {"11", "12", "32", "43", "44", "25"}
+    for steps in (None, 0, 1, 4):
+        got = breadth_first(table, "00", max_steps=steps, within=set(table) - shut)
+        want = breadth_first(table, "00", max_steps=steps, step_ok=lambda _a, b: b not in shut)
+        assert list(got.items()) == list(want.items())
+        assert len(got) == {None: 42, 0: 0, 1: 2, 4: 12}[steps]

@@ -94,9 +94,11 @@ def test_5_1_a_keys_step_costs_are_priced_per_hex_and_hexside_as_step_by_step(
         if key in seen:
             continue
         seen.add(key)
-        table = movement._price_table(st, uid)
-        assert list(table.items()) == [
-            ((a, b), movement._board_cost(st, uid, a, b))
+        rows = movement._price_rows(st, uid)
+        ids = st.data.hexmap.ids
+        assert [(ids[i], ids[j], None if c < 0 else c)
+                for i, row in enumerate(rows) for j, c in row] == [
+            (a, b, movement._board_cost(st, uid, a, b))
             for a, ns in st.data.all_neighbors.items() for b in ns], key
     assert len(seen) >= 3
 

@@ -4,6 +4,8 @@ compiled one table for each Soviet infantry type)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engines.motherland import MotherlandEngine
 from engines.motherland.movement import _board_cost, _move_costs
 from engines.motherland.state import MotherlandState
@@ -53,3 +55,16 @@ def test_soviet_infantry_of_every_type_share_one_table_on_snow(
     assert len(infantry) == 3
     tables = {id(_move_costs(st, u)) for u in infantry}
     assert len(tables) == 1
+
+
+def test_a_new_cost_keys_table_writes_nothing_to_the_data_cache(data_cache: Path) -> None:
+    """5.1: the step costs a new key compiles are kept with the game's data, not written
+    to the command's data cache: their cache key named a function by its address, so
+    every command that compiled one wrote a file no command read back (issue 35)."""
+    fresh = MotherlandEngine()  # its map read with the cache on, as a command reads it
+    assert fresh.data.hexmap.source is not None
+    st, picked = _snow_position(fresh)
+    written = sorted(p.name for p in data_cache.iterdir())
+    costs = [_move_costs(st, uid) for uid in picked]
+    assert len({id(c) for c in costs}) >= 3
+    assert sorted(p.name for p in data_cache.iterdir()) == written
