@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from math import gcd
 from typing import Any
 
-from pbem import canonical, codec
+from pbem import canonical
 from pbem.errors import FormatError
 
 #: ticks in a movement point: the unit every movement point in the position is counted
@@ -516,6 +516,10 @@ def position_from_data(data: Any) -> Position | None:
         elif how == _SET_STR and (read := _set_from_data(v)) is not None:
             v = read
         else:  # the records, and a set not in the codec's form: the codec's own reading
+            # imported here: no command's plain position comes this way, and importing
+            # the codec was 1.5 M instructions of every act and receive (issue 35)
+            from pbem import codec
+
             try:
                 v = codec.from_data(set[str] if how == _SET_STR else how, v,
                                     f"position.{name}")
