@@ -455,7 +455,11 @@ class Terrain:
         feats: dict[str, int | None] = {}
         leave: dict[str, int] = {}
         rivers: list[str] = []
-        for f in sorted({f for fs in m.hex_features.values() for f in fs}):
+        # the map's few distinct sets of hex features, not each of its hexes' (a walk of
+        # every featured hex, twice, was about 1 M instructions of an advance's one step
+        # cost, Rule 9.D; issue 35): the same features and the same answer to the check
+        kinds = set(m.hex_features.values())
+        for f in sorted({f for fs in kinds for f in fs}):
             alias = ALIASES.get(f, f)
             if alias not in _TEC_FEATURES or alias not in known:
                 continue
@@ -467,8 +471,7 @@ class Terrain:
             elif alias == "town":
                 towns.append(f)
         if len({ALIASES.get(f, f) for f in leave}) != len(leave) or any(
-                {"river", "creek"} <= {ALIASES.get(f, f) for f in fs}
-                for fs in m.hex_features.values()):
+                {"river", "creek"} <= {ALIASES.get(f, f) for f in fs} for fs in kinds):
             raise ScenarioError("White Death's map names each of river and creek once, and "
                                 "no hex is both (Rule 7 charges one of them to leave a hex)")
         road = mv["road"][mob].enter

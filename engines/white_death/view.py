@@ -8,7 +8,6 @@ Functions of the position, the catalog and the side that looks, not methods of t
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import partial
@@ -289,6 +288,11 @@ def _redraw(pos: Position, side: str | None, stacks: Mapping[str, Sequence[str]]
         uids = stacks.get(h)
         if uids is not None:
             if h not in hexes:
+                # imported where a hex is first occupied, on a board's redraw: a turn
+                # command draws no board, and loading bisect was 0.5 M instructions of
+                # each (issue 35)
+                from bisect import insort
+
                 insort(order, h)
             hexes[h] = _stack(find, kept, pos, h, uids, side, h in revealed,
                               bunkers.get(h, 0), udef)
