@@ -9,8 +9,9 @@ with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import compress
 from math import gcd
-from operator import attrgetter
+from operator import attrgetter, ne
 from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
@@ -94,40 +95,41 @@ class P48State(StepState[Position]):
     def facts(self) -> BoardFacts:
         """The board facts of where the units stand: occupancy, stacks and ZOCs (5)."""
         units = self.pos.units
-        key = (tuple(units), tuple(map(_PLACED, units.values())))
+        ids, fields = tuple(units), tuple(map(_PLACED, units.values()))
         kept = self._facts
-        if kept is not None and kept[0] == key:
-            return kept[1]
+        if kept is not None:
+            (kept_ids, kept_fields), found = kept
+            if kept_fields == fields and kept_ids == ids:
+                return found
+            if kept_ids == ids:
+                # the same units, a few moved, lost steps or left the map: only those
+                # change the kept facts, the stacks carried over; they are told apart
+                # from the kept fields in C, not by a pass in Python over every unit
+                # after every step of a move (a step moves a unit or two of some 50:
+                # issue 35, 22 M instructions of the first-day audit)
+                moved: list[Placed] = []
+                gone: list[str] = []
+                info = self.d.units
+                for u, (where, h, losses, retreated) in compress(
+                        zip(ids, fields), map(ne, kept_fields, fields)):
+                    if where != "map" or not h:
+                        gone.append(u)
+                    else:
+                        # the mark is what 5 reads of a unit (zoc.ZOC): its steps left
+                        # and whether it retreated
+                        moved.append(Placed(u, h, info[u].side,
+                                            (info[u].steps - losses, retreated)))
+                found = found.changed(moved, gone)
+                self._facts = ((ids, fields), found)
+                return found
         info = self.d.units
         # a unit stands in no hex while 9's default set-up looks for one for it
-        # (reinforcements.place_defaults puts it on the map first); the mark is what 5
-        # reads of a unit (zoc.ZOC): its steps left and whether it retreated.  A unit
-        # placed as before keeps its Placed (a step of a move changes a unit or two)
-        before = kept[1].placed if kept is not None else None
-        placed = []
-        moved: list[Placed] = []
-        gone: list[str] = []
-        for u, (where, h, losses, retreated) in zip(units, key[1],
-                                                    strict=True):
-            if where != "map" or not h:
-                if before is not None and before(u) is not None:
-                    gone.append(u)
-                continue
-            mark = (info[u].steps - losses, retreated)
-            p = before(u) if before is not None else None
-            if p is None or p.hex != h or p.mark != mark:
-                p = Placed(u, h, info[u].side, mark)
-                moved.append(p)
-            placed.append(p)
-        if kept is not None and kept[0][0] == key[0]:
-            # the same units, a few moved, lost steps or left the map: the facts kept
-            # with those changed, the stacks carried over, not found again from every
-            # unit after every step of a move (issue 35: making the stacks was 50 M of
-            # the first-day audit)
-            found = kept[1].changed(moved, gone)
-        else:
-            found = board_facts(self.d.map, placed)
-        self._facts = (key, found)
+        # (reinforcements.place_defaults puts it on the map first)
+        found = board_facts(self.d.map, [
+            Placed(u, h, info[u].side, (info[u].steps - losses, retreated))
+            for u, (where, h, losses, retreated) in zip(ids, fields, strict=True)
+            if where == "map" and h])
+        self._facts = ((ids, fields), found)
         return found
 
     # on_map, at and owner_at read the units themselves, as the facts place them (on the
