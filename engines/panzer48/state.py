@@ -50,8 +50,12 @@ class P48State(StepState[Position]):
     #: makes a new key and new facts, assigned on the state that moved, not changed in
     #: place): a clone shares them until its position differs; a snapshot holds only the
     #: position and the frames, so never them
-    clone_shares = ("_facts",)
+    clone_shares = ("_facts", "control_kept")
     _facts: _Kept | None = None
+    #: the board facts 10's control was last set from, and the control it left
+    #: (victory.update_control asks again only the hexes near a unit placed otherwise
+    #: since): replaced, never changed in place, so a clone shares it; not in a snapshot
+    control_kept: tuple[BoardFacts, dict[str, str]] | None = None
     # a move's options (every hex in reach, every stack that may move) are the costly
     # part of a decision: listed once for its prompt, listing, check and default
     memo_options = True
@@ -113,7 +117,7 @@ class P48State(StepState[Position]):
                 gone: list[str] = []
                 info = self.d.units
                 for u, (where, h, losses, retreated) in compress(
-                        zip(ids, fields), map(ne, kept_fields, fields)):
+                        zip(ids, fields, strict=True), map(ne, kept_fields, fields)):
                     if where != "map" or not h:
                         gone.append(u)
                     else:

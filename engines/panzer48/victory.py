@@ -22,15 +22,33 @@ def update_control(s: P48State) -> None:
     from engines.panzer48.zoc import zoc_sides_at
 
     facts = s.facts()
+    control = s.pos.control
+    kept = s.control_kept
+    if kept is not None and kept[1] == control:
+        # control as this left it, on the placement it read then: a hex's control is
+        # asked of its own stack and its neighbours' alone, and setting it again from
+        # the same stacks changes nothing, so only the hexes at or next to a unit whose
+        # placement changed since are asked again (a step of a move changes one or
+        # two; asking every control hex after every step cost the first-day audit
+        # 21 M instructions, issue 35)
+        if kept[0] is facts:
+            return
+        changed = {p.hex for p in set(kept[0].placement).symmetric_difference(
+            facts.placement)}
+        near = changed.union(*map(facts.map.neighbors, changed))
+        hexes = sorted(near.intersection(control))
+    else:
+        hexes = sorted(control)
     stacks = facts.stacks()
-    for h in sorted(s.pos.control):
+    for h in hexes:
         if h in stacks:
-            s.pos.control[h] = s.d.units[stacks[h][0]].side
+            control[h] = s.d.units[stacks[h][0]].side
             continue
         sides = zoc_sides_at(facts, h)
         for side in SIDES:
             if side in sides and other(side) not in sides:
-                s.pos.control[h] = side
+                control[h] = side
+    s.control_kept = (facts, dict(control))
 
 
 def score(s: P48State) -> dict[str, int]:
