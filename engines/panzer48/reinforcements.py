@@ -76,6 +76,11 @@ def place_defaults(s: P48State, side: str) -> None:
     """9: each unit's scenario hex: the 7th Luftwaffe and 26th Tank group in their hexes,
     personnel on the starting front nearest their area, others nearest their area."""
     d = s.d
+    # the hexes in the order tried, nearest the area first, are the same for every unit
+    # of a formation and target type: ordered once for them (the distances from every
+    # front hex again for each unit cost the first-day audit, which starts a game, 14 M
+    # instructions: issue 35)
+    ordered: dict[tuple[str, bool], list[str]] = {}
     for u, info in d.units.items():
         x = s.pos.units[u]
         if info.side != side or x.where != "unplaced":
@@ -87,12 +92,17 @@ def place_defaults(s: P48State, side: str) -> None:
             members = [m for m in d.units if d.units[m].formation == f.id]
             x.hex = pool[members.index(u) % len(pool)]
             continue
-        if info.target == "P":
-            cands = sorted(d.areas["front_german" if side == "german" else "front_soviet"])
-        else:
-            cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
-                     and h not in d.areas["front_german"] and h not in d.areas["front_soviet"]]
-        cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
+        cands = ordered.get((f.area, info.target == "P"))
+        if cands is None:
+            if info.target == "P":
+                cands = sorted(d.areas["front_german" if side == "german"
+                                       else "front_soviet"])
+            else:
+                cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
+                         and h not in d.areas["front_german"]
+                         and h not in d.areas["front_soviet"]]
+            cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
+            ordered[f.area, info.target == "P"] = cands
         ez, facts = zoc(s, other(side)), s.facts()
         for h in cands:
             if fits(s, h, side, [u], facts) and not (info.target == "W" and h in ez):
