@@ -124,7 +124,9 @@ def check_release(s: P48State, moved: Iterable[str] = ()) -> None:
     # every step of every move, most of them German or far from it (issue 35)
     soviet = [m for m in moved if s.d.units[m].side == "soviet"
               and s.pos.units[m].where == "map"]
-    lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"] if soviet else []
+    units = s.pos.units
+    lw = [u for u in s.d.members.get("7lw", ()) if units[u].where == "map" and units[u].hex
+          ] if soviet else []
     near = any(s.d.map.distance(s.pos.units[m].hex, s.pos.units[g].hex) <= 2
                for m in soviet for g in lw)
     if s.pos.turn >= 7 or near:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import SIDES, other
@@ -33,8 +35,14 @@ def update_control(s: P48State) -> None:
         # 21 M instructions, issue 35)
         if kept[0] is facts:
             return
-        changed = {p.hex for p in set(kept[0].placement).symmetric_difference(
-            facts.placement)}
+        before, now = kept[0].placement, facts.placement
+        if len(before) == len(now):
+            # the same units on the map, in id order, most of them the very records
+            # kept (BoardFacts.changed): the pairs that differ told apart in C
+            changed = {p.hex for pair in compress(zip(before, now, strict=True),
+                                                  map(ne, before, now)) for p in pair}
+        else:
+            changed = {p.hex for p in set(before).symmetric_difference(now)}
         near = changed.union(*map(facts.map.neighbors, changed))
         hexes = sorted(near.intersection(control))
     else:
