@@ -9,13 +9,15 @@ from typing import TYPE_CHECKING
 from engines.panzer48.data import SIDES, other
 
 if TYPE_CHECKING:
+    from engines.hexkit.facts import BoardFacts
     from engines.hexkit.zoc import ZocMap
     from engines.panzer48.state import P48State
 
 
-def update_control(s: P48State) -> None:
+def update_control(s: P48State) -> BoardFacts:
     """10: a side controls a hex its unit most recently entered, or on which it
-    exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC."""
+    exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC.  The
+    board facts it read (the position's now)."""
     # each control hex asks only its six neighbours' stacks which sides' ZOC (5) reaches
     # it: this runs after every step of every move, and the moving side's whole ZOC, new
     # at each step, was a fifth of a replay (issue 35: 71 M of the 374 M of 48th Panzer
@@ -34,7 +36,7 @@ def update_control(s: P48State) -> None:
         # two; asking every control hex after every step cost the first-day audit
         # 21 M instructions, issue 35)
         if kept[0] is facts:
-            return
+            return facts
         before, now = kept[0].placement, facts.placement
         if len(before) == len(now):
             # the same units on the map, in id order, most of them the very records
@@ -57,6 +59,7 @@ def update_control(s: P48State) -> None:
             if side in sides and other(side) not in sides:
                 control[h] = side
     s.control_kept = (facts, dict(control))
+    return facts
 
 
 def score(s: P48State) -> dict[str, int]:

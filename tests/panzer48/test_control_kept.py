@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from engines.hexkit.facts import BoardFacts
 from engines.panzer48 import ENGINE
 from engines.panzer48.state import P48State
 from engines.panzer48.victory import update_control
@@ -28,7 +29,7 @@ def test_10_control_asked_near_the_moved_units_is_control_asked_everywhere(
 
     calls = {"near": 0, "changed": 0}
 
-    def checked(s: P48State) -> None:
+    def checked(s: P48State) -> BoardFacts:
         before = dict(s.pos.control)
         near = s.control_kept is not None and s.control_kept[1] == before
         update_control(s)
@@ -37,10 +38,12 @@ def test_10_control_asked_near_the_moved_units_is_control_asked_everywhere(
         s.pos.control.clear()
         s.pos.control.update(before)
         s.control_kept = None
-        update_control(s)
+        facts = update_control(s)
         assert s.pos.control == got, (s.pos.turn, s.pos.phasing)
+        assert facts is s.facts()
         calls["near"] += near
         calls["changed"] += s.pos.control != before
+        return facts
 
     monkeypatch.setattr(victory, "update_control", checked)
     monkeypatch.setattr(setup_steps, "update_control", checked)
