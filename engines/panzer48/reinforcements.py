@@ -9,7 +9,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
-from engines.panzer48.stacking import fits
 from engines.panzer48.zoc import zoc
 from pbem.engine import Commitment, Event
 from pbem.sha import sha256
@@ -81,6 +80,12 @@ def place_defaults(s: P48State, side: str) -> None:
     # front hex again for each unit cost the first-day audit, which starts a game, 14 M
     # instructions: issue 35)
     ordered: dict[tuple[str, bool], list[str]] = {}
+    # the enemy's ZOC (5) is its own units', which this places none of, and the side's
+    # stacks (6) are those on the map with each unit this places added: worked out once
+    # here, not as the board facts made again after every unit placed (issue 35)
+    ez = zoc(s, other(side))
+    size = {h: sum(d.units[v].size for v in us) for h, us in s.facts().stacks(side).items()}
+    room = d.stack_limit[side]
     for u, info in d.units.items():
         x = s.pos.units[u]
         if info.side != side or x.where != "unplaced":
@@ -89,8 +94,9 @@ def place_defaults(s: P48State, side: str) -> None:
         f = d.formations[info.formation]
         if f.hexes or f.assigned:
             pool = list(f.hexes or f.assigned)
-            members = [m for m in d.units if d.units[m].formation == f.id]
+            members = d.members[f.id]
             x.hex = pool[members.index(u) % len(pool)]
+            size[x.hex] = size.get(x.hex, 0) + info.size
             continue
         cands = ordered.get((f.area, info.target == "P"))
         if cands is None:
@@ -103,10 +109,11 @@ def place_defaults(s: P48State, side: str) -> None:
                          and h not in d.areas["front_soviet"]]
             cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
             ordered[f.area, info.target == "P"] = cands
-        ez, facts = zoc(s, other(side)), s.facts()
         for h in cands:
-            if fits(s, h, side, [u], facts) and not (info.target == "W" and h in ez):
+            # fits(s, h, side, [u]): the side's units there and this one
+            if size.get(h, 0) + info.size <= room and not (info.target == "W" and h in ez):
                 x.hex = h
+                size[h] = size.get(h, 0) + info.size
                 break
 
 
