@@ -174,6 +174,15 @@ class Data(Shared):
         return {side: tuple(us) for side, us in out.items()}
 
     @functools.cached_property
+    def members(self) -> dict[str, tuple[str, ...]]:
+        """Each formation's units, in id order: 9's release of the 7th Luftwaffe asks
+        after every Soviet step where its units stand, not which of all units are its."""
+        out: dict[str, list[str]] = {}
+        for u, info in self.units.items():
+            out.setdefault(info.formation, []).append(u)
+        return {f: tuple(us) for f, us in out.items()}
+
+    @functools.cached_property
     def areas(self) -> dict[str, frozenset[str]]:
         """The map's areas the rules name: each side's half (9.1's arrivals), the front
         lines' hexes (9's set-up) and the south edge's exits (10), made when first asked:

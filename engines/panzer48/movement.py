@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from engines.panzer48.data import other
 from engines.panzer48.position import add_mps, spent_of
 from engines.panzer48.stacking import fits
-from engines.panzer48.zoc import zoc
+from engines.panzer48.zoc import ZOC, zoc
 from pbem.engine import Event
 
 if TYPE_CHECKING:
@@ -21,16 +21,20 @@ if TYPE_CHECKING:
 def step_group(s: P48State, n: str) -> None:
     pos = s.pos
     h = pos.units[pos.moving[0]].hex
-    halts = n in zoc(s, other(pos.phasing))  # 5 (stand-in): entering ends the move
     for u in pos.moving:
         c = step_cost(s, u, h, n)
         assert c is not None
         pos.units[u].spent = add_mps(pos.units[u].spent, c)
         pos.units[u].hex = n
-        pos.units[u].halted = halts
     pos.moved_hexes += 1
     s.tell(Event(f"{', '.join(pos.moving)} move to {n}", "move", hexes=(n,), rule="4"))
-    after_move(s, pos.moving)
+    facts = after_move(s, pos.moving)
+    # 5 (stand-in): entering an enemy-controlled hex ends the move.  The enemy's ZOC is
+    # its own units' alone, which this step did not move, so it is asked of the facts
+    # control (10) has just read, not of the position checked once more (issue 35)
+    halts = n in facts.zoc(other(pos.phasing), ZOC)
+    for u in pos.moving:
+        pos.units[u].halted = halts
 
 
 def movable(s: P48State, u: str) -> bool:
@@ -91,17 +95,19 @@ def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
     return False
 
 
-def after_move(s: P48State, moved: Iterable[str] = ()) -> None:
+def after_move(s: P48State, moved: Iterable[str] = ()) -> BoardFacts:
     """After units entered a hex (``moved``) or left the map: control (10), and the
     7th Luftwaffe's release (9), told wherever it happens: the book marks the Turn
-    Record Track "to remind the German player of the release"."""
+    Record Track "to remind the German player of the release".  The board facts of the
+    position after the move (control's)."""
     # imported here, not by every command that has a move on its stack: a listing of a
     # hasty attack's fire (3.2) runs neither (issue 35)
     from engines.panzer48.reinforcements import check_release
     from engines.panzer48.victory import update_control
 
-    update_control(s)
+    facts = update_control(s)
     check_release(s, moved)
+    return facts
 
 
 def entry_hexes(s: P48State, u: str, stacking: bool = True) -> list[str]:

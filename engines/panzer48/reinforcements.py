@@ -9,7 +9,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
-from engines.panzer48.stacking import fits
 from engines.panzer48.zoc import zoc
 from pbem.engine import Commitment, Event
 from pbem.sha import sha256
@@ -76,6 +75,17 @@ def place_defaults(s: P48State, side: str) -> None:
     """9: each unit's scenario hex: the 7th Luftwaffe and 26th Tank group in their hexes,
     personnel on the starting front nearest their area, others nearest their area."""
     d = s.d
+    # the hexes in the order tried, nearest the area first, are the same for every unit
+    # of a formation and target type: ordered once for them (the distances from every
+    # front hex again for each unit cost the first-day audit, which starts a game, 14 M
+    # instructions: issue 35)
+    ordered: dict[tuple[str, bool], list[str]] = {}
+    # the enemy's ZOC (5) is its own units', which this places none of, and the side's
+    # stacks (6) are those on the map with each unit this places added: worked out once
+    # here, not as the board facts made again after every unit placed (issue 35)
+    ez = zoc(s, other(side))
+    size = {h: sum(d.units[v].size for v in us) for h, us in s.facts().stacks(side).items()}
+    room = d.stack_limit[side]
     for u, info in d.units.items():
         x = s.pos.units[u]
         if info.side != side or x.where != "unplaced":
@@ -84,19 +94,26 @@ def place_defaults(s: P48State, side: str) -> None:
         f = d.formations[info.formation]
         if f.hexes or f.assigned:
             pool = list(f.hexes or f.assigned)
-            members = [m for m in d.units if d.units[m].formation == f.id]
+            members = d.members[f.id]
             x.hex = pool[members.index(u) % len(pool)]
+            size[x.hex] = size.get(x.hex, 0) + info.size
             continue
-        if info.target == "P":
-            cands = sorted(d.areas["front_german" if side == "german" else "front_soviet"])
-        else:
-            cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
-                     and h not in d.areas["front_german"] and h not in d.areas["front_soviet"]]
-        cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
-        ez, facts = zoc(s, other(side)), s.facts()
+        cands = ordered.get((f.area, info.target == "P"))
+        if cands is None:
+            if info.target == "P":
+                cands = sorted(d.areas["front_german" if side == "german"
+                                       else "front_soviet"])
+            else:
+                cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
+                         and h not in d.areas["front_german"]
+                         and h not in d.areas["front_soviet"]]
+            cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
+            ordered[f.area, info.target == "P"] = cands
         for h in cands:
-            if fits(s, h, side, [u], facts) and not (info.target == "W" and h in ez):
+            # fits(s, h, side, [u]): the side's units there and this one
+            if size.get(h, 0) + info.size <= room and not (info.target == "W" and h in ez):
                 x.hex = h
+                size[h] = size.get(h, 0) + info.size
                 break
 
 
@@ -114,7 +131,9 @@ def check_release(s: P48State, moved: Iterable[str] = ()) -> None:
     # every step of every move, most of them German or far from it (issue 35)
     soviet = [m for m in moved if s.d.units[m].side == "soviet"
               and s.pos.units[m].where == "map"]
-    lw = [u for u in s.on_map("german") if s.d.units[u].formation == "7lw"] if soviet else []
+    units = s.pos.units
+    lw = [u for u in s.d.members.get("7lw", ()) if units[u].where == "map" and units[u].hex
+          ] if soviet else []
     near = any(s.d.map.distance(s.pos.units[m].hex, s.pos.units[g].hex) <= 2
                for m in soviet for g in lw)
     if s.pos.turn >= 7 or near:

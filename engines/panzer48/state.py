@@ -9,8 +9,9 @@ with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import compress
 from math import gcd
-from operator import attrgetter
+from operator import ne
 from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
@@ -39,11 +40,8 @@ if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
 SEQUENCE_ONLY = ("turn", "player-turn", "prepared-phase", "movement-phase",
                  "player-turn-end", "turn-end")
 
-#: the fields of a unit its placement reads (where, hex; 5's steps and retreat)
-_PLACED = attrgetter("where", "hex", "losses", "retreated")
-
 #: the units' ids and placed fields, and the board facts of them
-_Kept = tuple[tuple[tuple[str, ...], tuple[tuple[str, str, int, bool], ...]], BoardFacts]
+_Kept = tuple[tuple[tuple[str, ...], list[tuple[str, str, int, bool]]], BoardFacts]
 
 
 class P48State(StepState[Position]):
@@ -52,8 +50,12 @@ class P48State(StepState[Position]):
     #: makes a new key and new facts, assigned on the state that moved, not changed in
     #: place): a clone shares them until its position differs; a snapshot holds only the
     #: position and the frames, so never them
-    clone_shares = ("_facts",)
+    clone_shares = ("_facts", "control_kept")
     _facts: _Kept | None = None
+    #: the board facts 10's control was last set from, and the control it left
+    #: (victory.update_control asks again only the hexes near a unit placed otherwise
+    #: since): replaced, never changed in place, so a clone shares it; not in a snapshot
+    control_kept: tuple[BoardFacts, dict[str, str]] | None = None
     # a move's options (every hex in reach, every stack that may move) are the costly
     # part of a decision: listed once for its prompt, listing, check and default
     memo_options = True
@@ -94,40 +96,46 @@ class P48State(StepState[Position]):
     def facts(self) -> BoardFacts:
         """The board facts of where the units stand: occupancy, stacks and ZOCs (5)."""
         units = self.pos.units
-        key = (tuple(units), tuple(map(_PLACED, units.values())))
+        # the fields of each unit its placement reads (where, hex; 5's steps and
+        # retreat), read by attribute in a comprehension: an attrgetter of the four cost
+        # twice as much (the interpreter's specialised attribute reads), and every
+        # question of the board asks this (issue 35)
+        ids = tuple(units)
+        fields = [(x.where, x.hex, x.losses, x.retreated) for x in units.values()]
         kept = self._facts
-        if kept is not None and kept[0] == key:
-            return kept[1]
+        if kept is not None:
+            (kept_ids, kept_fields), found = kept
+            if kept_fields == fields and kept_ids == ids:
+                return found
+            if kept_ids == ids:
+                # the same units, a few moved, lost steps or left the map: only those
+                # change the kept facts, the stacks carried over; they are told apart
+                # from the kept fields in C, not by a pass in Python over every unit
+                # after every step of a move (a step moves a unit or two of some 50:
+                # issue 35, 22 M instructions of the first-day audit)
+                moved: list[Placed] = []
+                gone: list[str] = []
+                info = self.d.units
+                for u, (where, h, losses, retreated) in compress(
+                        zip(ids, fields, strict=True), map(ne, kept_fields, fields)):
+                    if where != "map" or not h:
+                        gone.append(u)
+                    else:
+                        # the mark is what 5 reads of a unit (zoc.ZOC): its steps left
+                        # and whether it retreated
+                        moved.append(Placed(u, h, info[u].side,
+                                            (info[u].steps - losses, retreated)))
+                found = found.changed(moved, gone)
+                self._facts = ((ids, fields), found)
+                return found
         info = self.d.units
         # a unit stands in no hex while 9's default set-up looks for one for it
-        # (reinforcements.place_defaults puts it on the map first); the mark is what 5
-        # reads of a unit (zoc.ZOC): its steps left and whether it retreated.  A unit
-        # placed as before keeps its Placed (a step of a move changes a unit or two)
-        before = kept[1].placed if kept is not None else None
-        placed = []
-        moved: list[Placed] = []
-        gone: list[str] = []
-        for u, (where, h, losses, retreated) in zip(units, key[1],
-                                                    strict=True):
-            if where != "map" or not h:
-                if before is not None and before(u) is not None:
-                    gone.append(u)
-                continue
-            mark = (info[u].steps - losses, retreated)
-            p = before(u) if before is not None else None
-            if p is None or p.hex != h or p.mark != mark:
-                p = Placed(u, h, info[u].side, mark)
-                moved.append(p)
-            placed.append(p)
-        if kept is not None and kept[0][0] == key[0]:
-            # the same units, a few moved, lost steps or left the map: the facts kept
-            # with those changed, the stacks carried over, not found again from every
-            # unit after every step of a move (issue 35: making the stacks was 50 M of
-            # the first-day audit)
-            found = kept[1].changed(moved, gone)
-        else:
-            found = board_facts(self.d.map, placed)
-        self._facts = (key, found)
+        # (reinforcements.place_defaults puts it on the map first)
+        found = board_facts(self.d.map, [
+            Placed(u, h, info[u].side, (info[u].steps - losses, retreated))
+            for u, (where, h, losses, retreated) in zip(ids, fields, strict=True)
+            if where == "map" and h])
+        self._facts = ((ids, fields), found)
         return found
 
     # on_map, at and owner_at read the units themselves, as the facts place them (on the

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import ne
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import SIDES, other
 
 if TYPE_CHECKING:
+    from engines.hexkit.facts import BoardFacts
     from engines.hexkit.zoc import ZocMap
     from engines.panzer48.state import P48State
 
 
-def update_control(s: P48State) -> None:
+def update_control(s: P48State) -> BoardFacts:
     """10: a side controls a hex its unit most recently entered, or on which it
-    exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC."""
+    exerted a ZOC while the hex was neither enemy-occupied nor in an enemy ZOC.  The
+    board facts it read (the position's now)."""
     # each control hex asks only its six neighbours' stacks which sides' ZOC (5) reaches
     # it: this runs after every step of every move, and the moving side's whole ZOC, new
     # at each step, was a fifth of a replay (issue 35: 71 M of the 374 M of 48th Panzer
@@ -22,15 +26,40 @@ def update_control(s: P48State) -> None:
     from engines.panzer48.zoc import zoc_sides_at
 
     facts = s.facts()
+    control = s.pos.control
+    kept = s.control_kept
+    if kept is not None and kept[1] == control:
+        # control as this left it, on the placement it read then: a hex's control is
+        # asked of its own stack and its neighbours' alone, and setting it again from
+        # the same stacks changes nothing, so only the hexes at or next to a unit whose
+        # placement changed since are asked again (a step of a move changes one or
+        # two; asking every control hex after every step cost the first-day audit
+        # 21 M instructions, issue 35)
+        if kept[0] is facts:
+            return facts
+        before, now = kept[0].placement, facts.placement
+        if len(before) == len(now):
+            # the same units on the map, in id order, most of them the very records
+            # kept (BoardFacts.changed): the pairs that differ told apart in C
+            changed = {p.hex for pair in compress(zip(before, now, strict=True),
+                                                  map(ne, before, now)) for p in pair}
+        else:
+            changed = {p.hex for p in set(before).symmetric_difference(now)}
+        near = changed.union(*map(facts.map.neighbors, changed))
+        hexes = sorted(near.intersection(control))
+    else:
+        hexes = sorted(control)
     stacks = facts.stacks()
-    for h in sorted(s.pos.control):
+    for h in hexes:
         if h in stacks:
-            s.pos.control[h] = s.d.units[stacks[h][0]].side
+            control[h] = s.d.units[stacks[h][0]].side
             continue
         sides = zoc_sides_at(facts, h)
         for side in SIDES:
             if side in sides and other(side) not in sides:
-                s.pos.control[h] = side
+                control[h] = side
+    s.control_kept = (facts, dict(control))
+    return facts
 
 
 def score(s: P48State) -> dict[str, int]:

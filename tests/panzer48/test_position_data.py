@@ -180,3 +180,15 @@ def test_a_turn_reads_and_digests_the_position_without_the_codec(
     again = ENGINE.restore(snap)
     assert again.digest() == s.digest()
     assert not [a for a in asked if a.endswith("Position")], asked
+
+
+def test_a_unit_written_by_hand_names_each_field_as_the_codec_does() -> None:
+    """Each of a unit's twelve fields is written under its own name (the hand writer reads
+    them as one row): a unit whose every field differs from every other's, flags set
+    one by one, writes what the codec writes for it."""
+    from engines.panzer48.position import Unit, _write_unit
+
+    for flag in ("attacked", "failed", "flipped", "halted", "moved", "placed", "retreated"):
+        unit = Unit("map", "1021", 2, began="1122", spent=(3, 2))
+        setattr(unit, flag, True)
+        assert _write_unit(unit) == codec.to_canonical(unit, 2), flag
