@@ -308,6 +308,8 @@
   var speed = 1;
   function duration() { return Math.round(450 / speed); }
   function drawCounters(rows, animate) {
+    // the names' boxes before the counters change: the layout is still the last frame's
+    var boxes = placeBoxes();
     var before = shown;
     shown = {};
     clear(counters);
@@ -335,7 +337,7 @@
         place(m[0], m[1], m[2]);
       });
     }
-    declutter();
+    declutter(boxes);
     clear(ghosts);
     if (animate) {
       // counters gone since the last frame: a red flash where they stood (a loss)
@@ -351,11 +353,37 @@
   // Town names must not hide counters: a name that would cross a counter moves above its
   // hex, then shrinks, and as a last resort fades (its hex still shows it on hover).
   var placeTexts = places ? Array.prototype.slice.call(places.querySelectorAll("text")) : [];
-  placeTexts.forEach(function (t) {
+  // the shapes a name may take, in the order they are tried: [above its hex, size factor];
+  // the first is where the map drew it
+  var SHAPES = [[false, 1], [true, 1], [false, 0.75], [true, 0.75], [false, 0.6], [true, 0.6]];
+  function shapeY(y0, shape) { return shape[0] ? y0 - R * 1.42 : y0; }  // as far above as below
+  // Each name's box in each shape, read from a hidden copy of the name in that shape: a
+  // box read from the name itself after moving it makes the browser lay the page out
+  // again for every name and every try (most of a frame's time on a long game).  The
+  // copies never change, so reading them costs no layout; they are read on every frame,
+  // not kept, because Chromium's text box depends on the zoom.
+  var copies = places ? sv("g", { id: "place-shapes", visibility: "hidden", "aria-hidden": "true" }) : null;
+  var shapeNodes = placeTexts.map(function (t) {
+    var y0 = Number(t.getAttribute("y")), size0 = Number(t.getAttribute("font-size"));
     t.setAttribute("data-y", t.getAttribute("y"));
     t.setAttribute("data-size", t.getAttribute("font-size"));
+    return SHAPES.map(function (shape) {
+      var c = t.cloneNode(true);
+      c.removeAttribute("opacity"); c.removeAttribute("data-moved");
+      c.setAttribute("y", shapeY(y0, shape)); c.setAttribute("font-size", size0 * shape[1]);
+      copies.appendChild(c);
+      return c;
+    });
   });
-  function declutter() {
+  if (copies) places.parentNode.insertBefore(copies, places);
+  function placeBoxes() {
+    return shapeNodes.map(function (nodes) { return nodes.map(function (c) { return c.getBBox(); }); });
+  }
+  function put(node, name, value) {
+    if (node.getAttribute(name) === value) return;  // an unchanged name is not laid out again
+    if (value === null) node.removeAttribute(name); else node.setAttribute(name, value);
+  }
+  function declutter(boxes) {
     var rects = [];
     Object.keys(shown).forEach(function (id) {
       var c = shown[id], h = COUNTER / 2;
@@ -369,20 +397,17 @@
       }
       return false;
     }
-    placeTexts.forEach(function (t) {
+    placeTexts.forEach(function (t, n) {
       var y0 = Number(t.getAttribute("data-y")), size0 = Number(t.getAttribute("data-size"));
-      t.setAttribute("y", y0); t.setAttribute("font-size", size0);
-      t.removeAttribute("opacity"); t.removeAttribute("data-moved");
-      if (!hits(t.getBBox())) return;
-      var above = y0 - R * 1.42;  // the same distance from the center, above the counter
-      var tries = [[above, 1], [y0, 0.75], [above, 0.75], [y0, 0.6], [above, 0.6]];
-      for (var i = 0; i < tries.length; i++) {
-        t.setAttribute("y", tries[i][0]); t.setAttribute("font-size", size0 * tries[i][1]);
-        if (!hits(t.getBBox())) { t.setAttribute("data-moved", "1"); return; }
+      var k = 0;
+      while (k < SHAPES.length && hits(boxes[n][k])) k++;
+      if (k < SHAPES.length) {
+        put(t, "y", String(shapeY(y0, SHAPES[k]))); put(t, "font-size", String(size0 * SHAPES[k][1]));
+        put(t, "opacity", null); put(t, "data-moved", k ? "1" : null);
+      } else {
+        put(t, "y", String(y0)); put(t, "font-size", String(size0 * 0.75));
+        put(t, "opacity", "0.35"); put(t, "data-moved", "faded");
       }
-      t.setAttribute("y", y0); t.setAttribute("font-size", size0 * 0.75);
-      t.setAttribute("opacity", "0.35");
-      t.setAttribute("data-moved", "faded");
     });
   }
 
