@@ -644,14 +644,11 @@
     frame: function () { return index; }, count: function () { return frames.length; },
     setFrames: function (fs, rows) {
       frames = fs; data.frames = fs; data.pieces = rows;
-      drawn = new Map();  // the rows are new objects: no counter is kept
       slider.max = String(Math.max(0, frames.length - 1));
     },
     lightHexes: lightHexes, clearTargets: function () { clear(targets); },
     fillDice: fillDice, panel: side, diceBox: diceBox, status: statusLine, sub: sub,
     svg: svg, centerOn: centerOn, show: show,
-    // the window on the map, as the viewBox would give it without the pan group
-    view: function () { return view.map(function (v) { return Number(v.toFixed(1)); }); },
     showPiece: function (id, width) {
       var c = shown[id];
       if (!c) return false;
