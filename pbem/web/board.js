@@ -75,6 +75,15 @@
   mapBox.appendChild(svg);
   var full = svg.getAttribute("viewBox").split(/\s+/).map(Number);
   var view = full.slice();
+  // The map pans by moving this group and zooms by the viewBox: Chromium lays every text
+  // of the map out again whenever the viewBox changes, even when no size changed (tens of
+  // ms on a big map, on every jump of a replay), and not when a group moves.
+  var pan = sv("g", { id: "pan" });
+  Array.prototype.slice.call(svg.childNodes).forEach(function (node) {
+    if (node.nodeName !== "title") pan.appendChild(node);
+  });
+  svg.appendChild(pan);
+  var shownBox = null;  // the viewBox written: the view's size, and where it was when written
   var R = data.map.r;
   var centers = data.map.centers;
   var boxes = data.map.boxes;
@@ -90,9 +99,9 @@
   lit.parentNode.insertBefore(targets, lit.nextSibling);
   // the place names over the terrain and the lines, the counters over the names: a name
   // that finds no clear place (see declutter) fades under a counter, never over one
-  if (places) svg.appendChild(places);
-  svg.appendChild(counters);
-  svg.appendChild(ghosts);
+  if (places) pan.appendChild(places);
+  pan.appendChild(counters);
+  pan.appendChild(ghosts);
 
   // The window on the map always has the map box's own shape, so a point on the screen
   // maps to the map by one scale (no letterbox to allow for) and the map fills its box
@@ -108,7 +117,16 @@
     [0, 1].forEach(function (k) {
       var size = view[k + 2], lo = full[k] - size * 0.05, hi = full[k] + full[k + 2] - size * 0.95;
       view[k] = size >= full[k + 2] ? full[k] + (full[k + 2] - size) / 2 : Math.max(lo, Math.min(hi, view[k]));
-    }); svg.setAttribute("viewBox", view.map(function (v) { return v.toFixed(1); }).join(" ")); }
+    });
+    var box = view.map(function (v) { return v.toFixed(1); });
+    if (!shownBox || box[2] !== shownBox[2] || box[3] !== shownBox[3]) {
+      shownBox = box;
+      svg.setAttribute("viewBox", box.join(" "));
+    }
+    var move = "translate(" + (Number(shownBox[0]) - Number(box[0])).toFixed(1) + "," +
+      (Number(shownBox[1]) - Number(box[1])).toFixed(1) + ")";
+    if (pan.getAttribute("transform") !== move) pan.setAttribute("transform", move);
+  }
   function zoomAt(factor, cx, cy, from) {
     var base = from || view;
     var w = Math.min(Math.max(full[2], full[3] / aspect()) * 1.2, Math.max(R * 5, base[2] * factor));
@@ -305,16 +323,31 @@
   }
 
   var shown = {};  // piece id -> [x, y] currently drawn
+  var drawn = new Map();  // row drawn -> [its size, its counter], this frame's only
   var speed = 1;
   function duration() { return Math.round(450 / speed); }
   function drawCounters(rows, animate) {
-    var before = shown;
+    // the names' boxes before the counters change: the layout is still the last frame's
+    var boxes = placeBoxes();
+    var before = shown, kept = drawn;
     shown = {};
-    clear(counters);
+    drawn = new Map();
     var placed = layout(rows);
     var moving = [];
+    // A counter drawn last frame from the same row at the same size is kept, and stays
+    // where it is among its siblings when it can: a counter made or moved in the document
+    // is laid out again, and a long game's frame has a hundred counters, most unchanged.
+    var next = counters.firstChild;
     placed.forEach(function (p) {
-      var node = counterNode(p.row, p.size);
+      var same = kept.get(p.row), node;
+      if (same && same[0] === p.size) {
+        kept.delete(p.row);
+        node = same[1];
+        put(node, "class", "counter");  // as made: not moving, not selected
+      } else {
+        node = counterNode(p.row, p.size);
+      }
+      drawn.set(p.row, [p.size, node]);
       var id = p.row[0];
       node.style.transition = "none";
       var old = before[id];
@@ -325,17 +358,23 @@
       } else {
         place(node, p.x, p.y);
       }
-      counters.appendChild(node);
+      if (node === next) next = node.nextSibling; else counters.insertBefore(node, next);
       shown[id] = [p.x, p.y];
     });
+    while (next) {
+      var gone = next;
+      next = next.nextSibling;
+      counters.removeChild(gone);
+    }
     if (moving.length) {
-      counters.getBoundingClientRect();  // the old places are drawn before the slide starts
+      // the old places are styled before the slide starts (a style update, not a layout)
+      moving.forEach(function (m) { getComputedStyle(m[0]).transform; });
       moving.forEach(function (m) {
         m[0].style.transition = "transform " + duration() + "ms ease-in-out";
         place(m[0], m[1], m[2]);
       });
     }
-    declutter();
+    declutter(boxes);
     clear(ghosts);
     if (animate) {
       // counters gone since the last frame: a red flash where they stood (a loss)
@@ -351,11 +390,37 @@
   // Town names must not hide counters: a name that would cross a counter moves above its
   // hex, then shrinks, and as a last resort fades (its hex still shows it on hover).
   var placeTexts = places ? Array.prototype.slice.call(places.querySelectorAll("text")) : [];
-  placeTexts.forEach(function (t) {
+  // the shapes a name may take, in the order they are tried: [above its hex, size factor];
+  // the first is where the map drew it
+  var SHAPES = [[false, 1], [true, 1], [false, 0.75], [true, 0.75], [false, 0.6], [true, 0.6]];
+  function shapeY(y0, shape) { return shape[0] ? y0 - R * 1.42 : y0; }  // as far above as below
+  // Each name's box in each shape, read from a hidden copy of the name in that shape: a
+  // box read from the name itself after moving it makes the browser lay the page out
+  // again for every name and every try (most of a frame's time on a long game).  The
+  // copies never change, so reading them costs no layout; they are read on every frame,
+  // not kept, because Chromium's text box depends on the zoom.
+  var copies = places ? sv("g", { id: "place-shapes", visibility: "hidden", "aria-hidden": "true" }) : null;
+  var shapeNodes = placeTexts.map(function (t) {
+    var y0 = Number(t.getAttribute("y")), size0 = Number(t.getAttribute("font-size"));
     t.setAttribute("data-y", t.getAttribute("y"));
     t.setAttribute("data-size", t.getAttribute("font-size"));
+    return SHAPES.map(function (shape) {
+      var c = t.cloneNode(true);
+      c.removeAttribute("opacity"); c.removeAttribute("data-moved");
+      c.setAttribute("y", shapeY(y0, shape)); c.setAttribute("font-size", size0 * shape[1]);
+      copies.appendChild(c);
+      return c;
+    });
   });
-  function declutter() {
+  if (copies) places.parentNode.insertBefore(copies, places);
+  function placeBoxes() {
+    return shapeNodes.map(function (nodes) { return nodes.map(function (c) { return c.getBBox(); }); });
+  }
+  function put(node, name, value) {
+    if (node.getAttribute(name) === value) return;  // an unchanged name is not laid out again
+    if (value === null) node.removeAttribute(name); else node.setAttribute(name, value);
+  }
+  function declutter(boxes) {
     var rects = [];
     Object.keys(shown).forEach(function (id) {
       var c = shown[id], h = COUNTER / 2;
@@ -369,20 +434,17 @@
       }
       return false;
     }
-    placeTexts.forEach(function (t) {
+    placeTexts.forEach(function (t, n) {
       var y0 = Number(t.getAttribute("data-y")), size0 = Number(t.getAttribute("data-size"));
-      t.setAttribute("y", y0); t.setAttribute("font-size", size0);
-      t.removeAttribute("opacity"); t.removeAttribute("data-moved");
-      if (!hits(t.getBBox())) return;
-      var above = y0 - R * 1.42;  // the same distance from the center, above the counter
-      var tries = [[above, 1], [y0, 0.75], [above, 0.75], [y0, 0.6], [above, 0.6]];
-      for (var i = 0; i < tries.length; i++) {
-        t.setAttribute("y", tries[i][0]); t.setAttribute("font-size", size0 * tries[i][1]);
-        if (!hits(t.getBBox())) { t.setAttribute("data-moved", "1"); return; }
+      var k = 0;
+      while (k < SHAPES.length && hits(boxes[n][k])) k++;
+      if (k < SHAPES.length) {
+        put(t, "y", String(shapeY(y0, SHAPES[k]))); put(t, "font-size", String(size0 * SHAPES[k][1]));
+        put(t, "opacity", null); put(t, "data-moved", k ? "1" : null);
+      } else {
+        put(t, "y", String(y0)); put(t, "font-size", String(size0 * 0.75));
+        put(t, "opacity", "0.35"); put(t, "data-moved", "faded");
       }
-      t.setAttribute("y", y0); t.setAttribute("font-size", size0 * 0.75);
-      t.setAttribute("opacity", "0.35");
-      t.setAttribute("data-moved", "faded");
     });
   }
 
@@ -433,6 +495,7 @@
   eventsBox.appendChild(eventList);
   side.appendChild(eventsBox);
 
+  var listed = { frames: null, first: -1, last: -1 };  // the frames the event list holds
   function go(i, animate) {
     if (!frames.length) return;
     i = Math.max(0, Math.min(frames.length - 1, i));
@@ -441,19 +504,30 @@
     drawCounters(rows, animate && i === index + 1);
     clear(lit);
     lightHexes(f.hexes, animate ? "flash" : "lit");
-    statusLine.textContent = f.status;
-    clear(eventList);
+    if (statusLine.textContent !== f.status) statusLine.textContent = f.status;
     // the story so far of this file (the whole arrival, on the live board's "now"),
     // this frame's events last and marked
     var first = i;
     while (first > 0 && (f.now || frames[first - 1].file === f.file) && !frames[first - 1].now) first--;
-    for (var j = first; j <= i; j++) {
+    // the lines of the frames before this one already listed stay (a step adds a frame's
+    // lines to a list of hundreds); this frame's are always new, so that they flash
+    var j = first, items = 0;
+    if (listed.frames === frames && listed.first === first) {
+      for (; j < i && j <= listed.last; j++) items += frames[j].events.length;
+    }
+    while (eventList.childNodes.length > items) eventList.removeChild(eventList.lastChild);
+    var k = 0;
+    for (var past = first; past < j; past++) {
+      frames[past].events.forEach(function (e) { put(eventList.childNodes[k++], "class", "ev " + e[0] + " past"); });
+    }
+    for (; j <= i; j++) {
       frames[j].events.forEach(function (e) {
         var now = j === i;
         var li = el("li", { "class": "ev " + e[0] + (now ? " current" : " past") + (now && animate ? " flash" : "") }, e[1]);
         eventList.appendChild(li);
       });
     }
+    listed = { frames: frames, first: first, last: i };
     if (eventList.lastChild && eventList.lastChild.scrollIntoView && playing) {
       eventList.lastChild.scrollIntoView({ block: "nearest" });
     }
@@ -507,6 +581,7 @@
   function fillDice(rolls) {
     clear(diceList);
     rollNodes = {};
+    rollsLit = [];
     diceHead.textContent = "Dice (" + (rolls || []).length + " rolls)";
     (rolls || []).forEach(function (r) {
       var d = el("details", { "class": "roll", "data-roll": r.name });
@@ -521,12 +596,15 @@
       rollNodes[r.name] = d;
     });
   }
+  var rollsLit = [];  // the rolls marked now: only these are unmarked (a game has hundreds)
   function highlightRolls(f) {
-    Object.keys(rollNodes).forEach(function (k) { rollNodes[k].classList.remove("now"); });
+    rollsLit.forEach(function (node) { node.classList.remove("now"); });
+    rollsLit = [];
     f.events.forEach(function (e) {
       var m = /^roll (\d+\.\d+)/.exec(e[1]);
       if (m && rollNodes[m[1]]) {
         rollNodes[m[1]].classList.add("now");
+        rollsLit.push(rollNodes[m[1]]);
       }
     });
   }

@@ -119,8 +119,12 @@ def test_the_board_at_each_size(size: str, width: int, height: int, touch: bool,
 
 
 def view_box(b: Browser) -> list[float]:
-    return [float(v) for v in b.js("document.getElementById('board')"
-                                   ".getAttribute('viewBox')").split()]
+    """The window on the map: the viewBox holds its size, the pan group where it is."""
+    box = b.js("(function(){var v=document.getElementById('board').getAttribute('viewBox')"
+               ".split(/\\s+/).map(Number), m=/translate\\(([^,]+),([^)]+)\\)/.exec("
+               "document.getElementById('pan').getAttribute('transform')||'');"
+               "return m ? [v[0]-Number(m[1]), v[1]-Number(m[2]), v[2], v[3]] : v;})()")
+    return [float(v) for v in box]
 
 
 def test_drag_and_pinch_with_fingers(tmp_path: Path) -> None:
