@@ -218,7 +218,7 @@ class MotherlandState(StepState[Position]):
             # units' hexes, compared with the last facts', are a tenth of the placement's
             # cost of building and hashing
             units = self.pos.units
-            key = (tuple(units), tuple(u.hex for u in units.values()))
+            key = self.placed()
             kept = self._facts
             if kept is not None and kept[0] == key:
                 found = kept[1]
@@ -245,6 +245,16 @@ class MotherlandState(StepState[Position]):
                 self._facts = (key, found)
             self._cache["facts"] = found
         return found
+
+    def placed(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The units' ids and the hex each stands in ("" off the map), for the change: the
+        key of what depends on where the units stand alone (the board facts, a retreat's
+        hexes)."""
+        hit: tuple[tuple[str, ...], tuple[str, ...]] | None = self._cache.get("placed")
+        if hit is None:
+            units = self.pos.units
+            hit = self._cache["placed"] = (tuple(units), tuple([u.hex for u in units.values()]))
+        return hit
 
     def on_map(self, side: str | None = None) -> list[str]:
         key = ("on_map", side)
