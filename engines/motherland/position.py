@@ -5,6 +5,7 @@ Each field says what it holds in the book's terms, with the rule that reads it.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -69,6 +70,13 @@ _UNIT_FORMS = {
     for order in (sorted(fields(Unit), key=lambda f: f.name), fields(Unit))}
 
 
+#: Unit's fields in key order (a save's decoded maps), a getter of their values in the
+#: class's order (its __init__'s), and the one type each of those holds
+_KEY_ORDER = tuple(sorted(f.name for f in fields(Unit)))
+_IN_CLASS_ORDER = operator.itemgetter(*(f.name for f in fields(Unit)))
+_CLASS_KINDS = _UNIT_FORMS[tuple(f.name for f in fields(Unit))]
+
+
 def units_from_data(data: Any) -> dict[str, Unit] | None:
     """The units of a position's data as pbem.codec reads them, or None for anything but
     the plain form (a map of unit maps, every field there in one of the two orders, each
@@ -77,6 +85,16 @@ def units_from_data(data: Any) -> dict[str, Unit] | None:
     codec, at every command that loads a game (issue 35)."""
     if type(data) is not dict:
         return None
+    maps = list(data.values())
+    if set(map(type, maps)) <= {dict} and set(map(tuple, maps)) <= {_KEY_ORDER}:
+        # every unit in key order, as a save's bytes decode: its values taken in the
+        # class's order and checked a field at a time for all units, each unit made
+        # from them by position (a third less than checking and making each by keyword)
+        rows = list(map(_IN_CLASS_ORDER, maps))
+        if rows and not all(set(map(type, column)) <= {kind} for kind, column in zip(
+                _CLASS_KINDS, zip(*rows, strict=True), strict=True)):
+            return None
+        return dict(zip(data, itertools.starmap(Unit, rows), strict=True))
     out: dict[str, Unit] = {}
     forms = _UNIT_FORMS
     for uid, d in data.items():
@@ -389,8 +407,8 @@ def _units_packed(units: Any) -> bytes | None:
     if not set(map(type, records)) <= _UNIT_TYPE:
         return None
     values = list(map(_U_GET, records))
-    if values and not all(set(map(type, column)) <= {kind} for kind, column in zip(
-            _U_KINDS, zip(*values, strict=True), strict=True)):
+    # every value's type against its field's, all units' in one sequence compared in C
+    if tuple(map(type, itertools.chain.from_iterable(values))) != _U_KINDS * len(values):
         return None
     kept = _UNIT_BYTES
     try:

@@ -36,12 +36,26 @@ def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str
     One hex at a time through the kit's :func:`engines.hexkit.retreat.retreat_options`:
     farther from the combat hex, the hexside allowed (8.6.4), ranked by 8.6.1.
     """
+    if not units:
+        return []
+    # everything the search reads: where every unit stands (occupancy and ZOC, 8.6.1,
+    # 8.6.2), the retreating units' supply (8.6.2), the turn's weather (5.1.8) and
+    # Turkey's entry (5.2.1); kept with the game's pure results, which a clone shares:
+    # an act looks up its retreat for its own state and again as its verifier replays
+    # it, on the same position (issue 35: 1.2 M instructions the second time)
+    key = ("retreat-hexes", tuple(units), center, s.placed(), s.turn, s.pos.turkey,
+           tuple([s.u(x).supply for x in units]))
+    kept: tuple[str, ...] | None = s._pcache.get(key)
+    if kept is None:
+        kept = s._pcache[key] = tuple(_retreat_hexes(s, units, center))
+    return list(kept)
+
+
+def _retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str]:
     # the kit's retreat search loads with the first retreat looked at (a combat's
     # result), not with every command of the game (issue 35: 1.2 M instructions)
     from engines.hexkit.retreat import retreat_options as kit_retreat_options
 
-    if not units:
-        return []
     side = s.c(units[0]).side
     a = s.u(units[0]).hex
     enemy = other(side)

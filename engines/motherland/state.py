@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from engines.motherland import rules
@@ -217,7 +218,7 @@ class MotherlandState(StepState[Position]):
             # units' hexes, compared with the last facts', are a tenth of the placement's
             # cost of building and hashing
             units = self.pos.units
-            key = (tuple(units), tuple(u.hex for u in units.values()))
+            key = self.placed()
             kept = self._facts
             if kept is not None and kept[0] == key:
                 found = kept[1]
@@ -245,11 +246,27 @@ class MotherlandState(StepState[Position]):
             self._cache["facts"] = found
         return found
 
+    def placed(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The units' ids and the hex each stands in ("" off the map), for the change: the
+        key of what depends on where the units stand alone (the board facts, a retreat's
+        hexes)."""
+        hit: tuple[tuple[str, ...], tuple[str, ...]] | None = self._cache.get("placed")
+        if hit is None:
+            units = self.pos.units
+            hit = self._cache["placed"] = (tuple(units), tuple([u.hex for u in units.values()]))
+        return hit
+
     def on_map(self, side: str | None = None) -> list[str]:
         key = ("on_map", side)
         hit: tuple[str, ...] | None = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = tuple(p.unit for p in self.facts().units(side))
+            if self._no_facts():
+                counters = self.data.counters
+                hit = tuple(sorted([uid for uid, u in self.pos.units.items() if u.hex and (
+                    side is None or counters[uid].side == side)]))
+            else:
+                hit = tuple(p.unit for p in self.facts().units(side))
+            self._cache[key] = hit
         return list(hit)
 
     def stacks(self, side: str | None = None) -> Mapping[str, tuple[str, ...]]:
@@ -258,8 +275,27 @@ class MotherlandState(StepState[Position]):
         key = ("stacks", side)
         hit: Mapping[str, tuple[str, ...]] | None = self._cache.get(key)
         if hit is None:
-            hit = self._cache[key] = self.facts().stacks(side)
+            hit = self._stacks_read(side) if self._no_facts() else self.facts().stacks(side)
+            self._cache[key] = hit
         return hit
+
+    def _no_facts(self) -> bool:
+        """Whether no state of this game has made the board facts (a restored position):
+        the few questions a combat's rules ask of it (8.0-8.7: who stands in the target
+        hex and around it) are then read off the units, as :meth:`occupied` reads them.
+        Placing the 171 units for the kit's facts, and loading the kit's facts for it,
+        was 4 M instructions of the receive that brings an attack (issue 35)."""
+        return self._facts is None and "facts" not in self._cache
+
+    def _stacks_read(self, side: str | None) -> Mapping[str, tuple[str, ...]]:
+        """:meth:`stacks` read off the units: what the kit's facts give (hexes in order,
+        each with its units in id order)."""
+        counters = self.data.counters
+        found: dict[str, list[str]] = {}
+        for uid, u in self.pos.units.items():
+            if u.hex and (side is None or counters[uid].side == side):
+                found.setdefault(u.hex, []).append(uid)
+        return MappingProxyType({h: tuple(sorted(here)) for h, here in sorted(found.items())})
 
     def _touch(self) -> None:
         """Forget every cached fact about the position (call after any change), the
@@ -293,7 +329,7 @@ class MotherlandState(StepState[Position]):
         key = ("occupied", side)
         hit: frozenset[str] | None = self._cache.get(key)
         if hit is None:
-            if self._facts is None and "facts" not in self._cache:
+            if self._no_facts():
                 # a position no state of this game has made the facts of (a restore): a
                 # retreat's listing (8.6.1) asks a few hexes whether units stand there,
                 # and placing the 171 units for the kit's facts was a quarter of a
@@ -351,7 +387,7 @@ class MotherlandState(StepState[Position]):
         hit: frozenset[str] | None = self._cache.get(key)
         if hit is None:
             counters = self.data.counters
-            if self._facts is None and "facts" not in self._cache:
+            if self._no_facts():
                 hit = frozenset([u.hex for uid, u in self.pos.units.items()
                                  if u.hex and counters[uid].side == side
                                  and counters[uid].exerts_zoc])

@@ -103,3 +103,30 @@ def test_8_6_checking_a_retreat_lists_no_retreat(engine: MotherlandEngine,
     for action in listed:
         assert verdict(None, fresh, action) is None
     fresh.apply(listed[0])
+
+
+def test_8_6_1_a_retreats_hexes_kept_for_a_clone_are_those_found_afresh(
+        engine: MotherlandEngine) -> None:
+    """A retreat's hexes are kept with the game's pure results, which a clone shares (an
+    act's verifier finds its retreat again on the same position): what is kept for one
+    position is what a search finds afresh there, every unit and group of every retreat
+    along seeded games, each asked after the position before it filled the keeping."""
+    from engines.motherland.retreat import _groups, _retreat_hexes, retreat_hexes
+
+    compared = 0
+    for seed in range(1, 4):
+        s = engine.new_state("4-uranus")
+        for at in decisions(s, Chooser(f"retreat-check/{seed}"), 500):
+            assert isinstance(at, MotherlandState)
+            frame = at.stack[-1]
+            if frame.step != "retreat":
+                continue
+            twin = at.clone()
+            assert isinstance(twin, MotherlandState) and twin._pcache is at._pcache
+            for units in _groups(at, frame.args).values():
+                for group in (units, *([u] for u in units)):
+                    kept = retreat_hexes(twin, group, frame.args.center)
+                    assert retreat_hexes(at, group, frame.args.center) == kept
+                    assert kept == _retreat_hexes(at, group, frame.args.center)
+                    compared += 1
+    assert compared >= 20
