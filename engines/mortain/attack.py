@@ -52,6 +52,14 @@ def retreat_or_deplete(s: MortainState, unit: str, a: Act, rule: str, why: str) 
         combat.retreat(s, unit, a.text("to"))
 
 
+class OfCombat(Choice[MortainState]):
+    """A decision of the combat in progress (S7): its prompt names that combat's target,
+    result, attackers and retreats (``{fight}``, :class:`Combat`'s fields)."""
+
+    def prompt_fields(self, s: MortainState, args: NoArgs) -> dict[str, Combat]:
+        return {"fight": s.fight()}
+
+
 def surprise(s: MortainState) -> bool:
     """18.0: on Aug. 6th no US unit moves from its set-up hex, nor advances after combat."""
     return s.pos.turn == 1 and s.pos.phasing == "us"
@@ -276,7 +284,7 @@ class CombatRoll(Roll[MortainState]):
         return []
 
 
-class DefResult(Choice[MortainState]):
+class DefResult(OfCombat):
     """D2/D3 (7.8): the defender retreats two (three) hexes or depletes instead."""
 
     name = "def-result"
@@ -287,11 +295,8 @@ class DefResult(Choice[MortainState]):
     refusal = RETREAT_REFUSAL
     order = "retreat (to the first hex listed) when a retreat is possible, else deplete"
     order_policies = (("deplete", "deplete the unit instead of retreating"),)
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.fight()
-        return (f"{c.result} at {c.target}: the {self.side(s, args)} player retreats "
-                f"{retreat_length(s)} hexes or depletes the unit (7.8)")
+    prompt_template = ("{fight.result} at {fight.target}: the {side} player retreats "
+                       "{fight.result[1]} hexes or depletes the unit (7.8)")
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         u = s.occupant()[s.fight().target]
@@ -304,7 +309,7 @@ class DefResult(Choice[MortainState]):
         return []
 
 
-class AttLoss(Choice[MortainState]):
+class AttLoss(OfCombat):
     """(A) and Ex: one attacking unit of the attacker's choice is depleted."""
 
     name = "att-loss"
@@ -313,10 +318,7 @@ class AttLoss(Choice[MortainState]):
     decider = PHASING
     default_option = 0
     auto = True
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.fight()
-        return f"{c.result}: the {s.pos.phasing} player depletes one attacking unit"
+    prompt_template = "{fight.result}: the {side} player depletes one attacking unit"
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
@@ -332,7 +334,7 @@ class AttLoss(Choice[MortainState]):
         return []
 
 
-class AttResult(Choice[MortainState]):
+class AttResult(OfCombat):
     """A1-A3 (7.8): the attacking units retreat, or one of them is depleted instead."""
 
     name = "att-result"
@@ -342,11 +344,8 @@ class AttResult(Choice[MortainState]):
     default_option = 0
     refusal = Refusal("S7.7", "every attacking unit must be able to retreat the whole "
                       "length, else one is depleted (7.8)")
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.fight()
-        return (f"{c.result}: the attackers retreat {retreat_length(s)} hexes, or one is "
-                "depleted (7.8)")
+    prompt_template = ("{fight.result}: the attackers retreat {fight.result[1]} hexes, or "
+                       "one is depleted (7.8)")
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
@@ -369,7 +368,7 @@ class AttResult(Choice[MortainState]):
         return []
 
 
-class AttRetreat(Choice[MortainState]):
+class AttRetreat(OfCombat):
     """S7.7: each attacking unit in turn retreats its hexes."""
 
     name = "att-retreat"
@@ -378,10 +377,7 @@ class AttRetreat(Choice[MortainState]):
     decider = PHASING
     default_option = 0
     refusal = RETREAT_REFUSAL
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.fight()
-        return f"retreat {c.retreating[0]} {retreat_length(s)} hexes"
+    prompt_template = "retreat {fight.retreating[0]} {fight.result[1]} hexes"
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         u = s.fight().retreating[0]
@@ -396,7 +392,7 @@ class AttRetreat(Choice[MortainState]):
         return []
 
 
-class Advance(Choice[MortainState]):
+class Advance(OfCombat):
     """S7.9: when the defender's hex is left empty, one attacking unit may advance into it."""
 
     name = "advance"
@@ -405,10 +401,7 @@ class Advance(Choice[MortainState]):
     decider = PHASING
     auto = True
     default_action = NO_ADVANCE
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.fight()
-        return f"advance after combat into {c.target}?"
+    prompt_template = "advance after combat into {fight.target}?"
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
