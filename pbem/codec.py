@@ -32,7 +32,7 @@ import operator
 import sys
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem import canonical
@@ -857,11 +857,8 @@ def _make_normal(tp: Any) -> _Normal:
                 if d + 1 >= canonical.MAX_DEPTH or not set(map(type, v)) <= _STR:
                     raise _Slow
                 keys = sorted(v)
-                values = list(map(get, map(v.__getitem__, keys)))
-                if not set(map(type, itertools.chain.from_iterable(values))) <= _SCALARS:
-                    raise _Slow
-                return {k: dict(zip(names, row, strict=True))
-                        for k, row in zip(keys, values, strict=True)}
+                return dict(zip(keys, _checked_maps(names, get, map(v.__getitem__, keys)),
+                                strict=True))
             return str_map_rows
         if args[0] is str:
             def str_map(v: Any, d: int) -> Any:
@@ -916,11 +913,24 @@ def _rows_sequence(names: tuple[str, ...], get: Callable[[Any], Any]) -> _Normal
     def rows(v: Any, d: int) -> Any:
         if d + (1 if v else 0) >= canonical.MAX_DEPTH:  # the list and any records in it
             raise _Slow
-        values = list(map(get, v))
-        if not set(map(type, itertools.chain.from_iterable(values))) <= _SCALARS:
-            raise _Slow
-        return list(map(dict, map(zip, itertools.repeat(names), values)))
+        return _checked_maps(names, get, v)
     return rows
+
+
+def _checked_maps(names: tuple[str, ...], get: Callable[[Any], Any],
+                  records: Iterable[Any]) -> list[dict[str, Any]]:
+    """The canonical maps of records of plain fields (``get``: their values in map order,
+    one tuple a record), every value checked a scalar (:class:`_Slow` where one is not)."""
+    values = list(map(get, records))
+    if not set(map(type, itertools.chain.from_iterable(values))) <= _SCALARS:
+        raise _Slow
+    return _maps(names, values)
+
+
+def _maps(names: tuple[str, ...], rows: Iterable[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """The canonical maps of records from their values in map order (``names``), in a few
+    C calls, not a Python call a record."""
+    return list(map(dict, map(zip, itertools.repeat(names), rows)))
 
 
 def _dataclass_normal(tp: type) -> _Normal:
@@ -1143,7 +1153,7 @@ def _records_packer(record: Any, normal: _Normal) -> _Packer:
             elif set_places:
                 normals = list(map(built, new))
             else:
-                normals = list(map(dict, map(zip, itertools.repeat(names), new)))
+                normals = _maps(names, new)
             kept.update(zip(new, canonical.pack_each(normals), strict=True))
             packed = [kept[row] for row in values]
         try:
