@@ -32,7 +32,7 @@ import operator
 import sys
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pbem import canonical
@@ -290,7 +290,7 @@ def _make_encoder(tp: Any) -> _Encoder:
     if origin in (typing.Union, types.UnionType):
         return _identity_union(args)
     if origin in (tuple, list):
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        if _fixed(origin, args):
             items = [_encoder(a) for a in args]
             return lambda v: [enc(x) for enc, x in zip(items, v, strict=True)]
         item = _encoder(args[0])
@@ -308,11 +308,23 @@ def _make_encoder(tp: Any) -> _Encoder:
 
 
 def _identity_union(args: tuple[Any, ...]) -> _Encoder:
+    enc = _encoder(_optional(args, args))
+    return lambda v: None if v is None else enc(v)
+
+
+def _optional(args: tuple[Any, ...], named: Any) -> Any:
+    """The ``X`` of an ``X | None`` union (of its ``args``), the one union a value has a
+    canonical form of; a TypeError naming ``named`` for any other."""
     inner = [a for a in args if a is not type(None)]
     if len(inner) != 1:
-        raise TypeError(f"only X | None unions have a canonical form, not {args!r}")
-    enc = _encoder(inner[0])
-    return lambda v: None if v is None else enc(v)
+        raise TypeError(f"only X | None unions have a canonical form, not {named!r}")
+    return inner[0]
+
+
+def _fixed(origin: Any, args: tuple[Any, ...]) -> bool:
+    """Whether a tuple or list type is a tuple of fixed length (``tuple[int, str]``), one
+    coder a place, not a sequence of one item type (``tuple[int, ...]``, ``list[int]``)."""
+    return origin is tuple and not (len(args) == 2 and args[1] is Ellipsis)
 
 
 def _fail(where: str, want: str, data: Any) -> FormatError:
@@ -382,13 +394,10 @@ def _make_decoder(tp: Any) -> _Decoder:
             return decode(d, w)
         return decode_dc
     if origin in (typing.Union, types.UnionType):
-        inner = [a for a in args if a is not type(None)]
-        if len(inner) != 1:
-            raise TypeError(f"only X | None unions have a canonical form, not {tp!r}")
-        dec = _decoder(inner[0])
+        dec = _decoder(_optional(args, tp))
         return lambda d, w: None if d is None else dec(d, w)
     if origin in (tuple, list, set, frozenset):
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        if _fixed(origin, args):
             items = [_decoder(a) for a in args]
 
             def fixed(d: Any, w: str) -> Any:
@@ -506,29 +515,12 @@ def _make_quick(tp: Any) -> _Quick:
             return value
         return fraction
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        # built at once (a container keeps its item's reader: a wrapper that looked it up
-        # would be one more call a unit), but for a dataclass that holds itself
-        if tp not in _QUICK_BUILDING:
-            _QUICK_BUILDING.add(tp)
-            try:
-                return _quick_dataclass(tp)
-            finally:
-                _QUICK_BUILDING.discard(tp)
-        resolved: list[_Quick] = []
-
-        def quick_dc(d: Any) -> Any:
-            if not resolved:
-                resolved.append(_quick(tp))
-            return resolved[0](d)
-        return quick_dc
+        return _made_at_once(tp, _QUICK_BUILDING, _quick_dataclass, _quick)
     if origin in (typing.Union, types.UnionType):
-        inner = [a for a in args if a is not type(None)]
-        if len(inner) != 1:
-            raise TypeError(f"only X | None unions have a canonical form, not {tp!r}")
-        one = _quick(inner[0])
+        one = _quick(_optional(args, tp))
         return lambda d: None if d is None else one(d)
     if origin in (tuple, list, set, frozenset):
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        if _fixed(origin, args):
             items = [_quick(a) for a in args]
             count = len(items)
 
@@ -544,7 +536,7 @@ def _make_quick(tp: Any) -> _Quick:
         records = _plain_record(args[1])
         if args[0] is str and records is not None:
             keys, hinted, record = records
-            orders: dict[tuple[str, ...], tuple[type, ...]] = {}
+            orders: dict[tuple[str, ...], tuple[Any, ...]] = {}
 
             def str_map_records(d: Any) -> Any:
                 # a map of records of plain fields (Backhand Blow's units): every record's
@@ -560,13 +552,7 @@ def _make_quick(tp: Any) -> _Quick:
                 if len(found) != 1:
                     raise _Refused  # fields in several orders: the full read takes them
                 order = found.pop()
-                types = orders.get(order)
-                if types is None:
-                    if len(order) != len(keys) or frozenset(order) != keys:
-                        raise _Refused
-                    types = tuple(hinted[name] for name in order)
-                    if len(orders) < 8:
-                        orders[order] = types
+                types = orders.get(order) or _learnt(orders, keys, hinted, order)
                 if (tuple(map(type, itertools.chain.from_iterable(map(dict.values, rows))))
                         != types * len(rows)):
                     raise _Refused
@@ -593,6 +579,28 @@ def _make_quick(tp: Any) -> _Quick:
             return out
         return pairs
     raise TypeError(f"no canonical form for {tp!r}")
+
+
+def _made_at_once(tp: type, building: set[Any], make: Callable[[type], Callable[..., Any]],
+                  find: Callable[[Any], Callable[..., Any]]) -> Callable[..., Any]:
+    """A dataclass's quick reader or canonical builder (``make``), made at once: a
+    container keeps its item's coder, and a stand-in that looked it up would be one more
+    call a unit.  But for a dataclass that holds itself, directly or not, met again while
+    its coder is being made (``building``): a stand-in that finds the finished coder
+    (``find``) at its first call."""
+    if tp not in building:
+        building.add(tp)
+        try:
+            return make(tp)
+        finally:
+            building.discard(tp)
+    resolved: list[Callable[..., Any]] = []
+
+    def late(*values: Any) -> Any:
+        if not resolved:
+            resolved.append(find(tp))
+        return resolved[0](*values)
+    return late
 
 
 def _is_plain(tp: Any) -> frozenset[type]:
@@ -697,6 +705,20 @@ def _data_type(tp: Any) -> type | None:
     return None
 
 
+def _learnt(orders: dict[tuple[str, ...], tuple[Any, ...]], keys: frozenset[str],
+            types: Mapping[str, Any], order: tuple[str, ...]) -> tuple[Any, ...]:
+    """The data types a record's map must hold in the order it lists its fields
+    (``order``), by the fields' ``types``: learnt once an order, the first eight orders
+    kept in ``orders`` (a game writes one); :class:`_Refused` where the names are not the
+    record's ``keys``."""
+    if len(order) != len(keys) or frozenset(order) != keys:
+        raise _Refused
+    want = tuple(types[name] for name in order)
+    if len(orders) < 8:
+        orders[order] = want
+    return want
+
+
 def _quick_shaped(tp: type, keys: frozenset[str], shapes: dict[str, Any],
                   typed: list[tuple[str, _Quick]]) -> _Quick:
     """The quick reader of a dataclass whose every field has one type in its data and a
@@ -705,14 +727,6 @@ def _quick_shaped(tp: type, keys: frozenset[str], shapes: dict[str, Any],
     the few decoded."""
     orders: dict[tuple[str, ...], tuple[Any, ...]] = {}
 
-    def learn(order: tuple[str, ...]) -> tuple[Any, ...]:
-        if len(order) != len(keys) or frozenset(order) != keys:
-            raise _Refused
-        want = tuple(shapes[name] for name in order)
-        if len(orders) < 8:
-            orders[order] = want
-        return want
-
     if len(typed) == 1:
         (name, one), = typed
 
@@ -720,7 +734,8 @@ def _quick_shaped(tp: type, keys: frozenset[str], shapes: dict[str, Any],
             if type(d) is not dict:
                 raise _Refused
             order = tuple(d)
-            if tuple(map(type, d.values())) != (orders.get(order) or learn(order)):
+            if tuple(map(type, d.values())) != (orders.get(order)
+                                                or _learnt(orders, keys, shapes, order)):
                 raise _Refused
             return tp(**{**d, name: one(d[name])})
         return decode_one
@@ -729,7 +744,8 @@ def _quick_shaped(tp: type, keys: frozenset[str], shapes: dict[str, Any],
         if type(d) is not dict:
             raise _Refused
         order = tuple(d)
-        if tuple(map(type, d.values())) != (orders.get(order) or learn(order)):
+        if tuple(map(type, d.values())) != (orders.get(order)
+                                            or _learnt(orders, keys, shapes, order)):
             raise _Refused
         values = dict(d)
         for field, read in typed:
@@ -810,28 +826,12 @@ def _make_normal(tp: Any) -> _Normal:
     if _is_fraction(tp):
         return lambda v, d: [v.numerator, v.denominator]
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        if tp not in _BUILDING:
-            _BUILDING.add(tp)
-            try:
-                return _dataclass_normal(tp)
-            finally:
-                _BUILDING.discard(tp)
-        # a dataclass that holds itself, directly or not: resolved on first use
-        built: list[_Normal] = []
-
-        def normal_dc(v: Any, d: int) -> Any:
-            if not built:
-                built.append(_normal(tp))
-            return built[0](v, d)
-        return normal_dc
+        return _made_at_once(tp, _BUILDING, _dataclass_normal, _normal)
     if origin in (typing.Union, types.UnionType):
-        inner = [a for a in args if a is not type(None)]
-        if len(inner) != 1:
-            raise TypeError(f"only X | None unions have a canonical form, not {tp!r}")
-        one = _normal(inner[0])
+        one = _normal(_optional(args, tp))
         return lambda v, d: None if v is None else one(v, d)
     if origin in (tuple, list):
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+        if _fixed(origin, args):
             items = [_normal(a) for a in args]
 
             def fixed(v: Any, d: int) -> Any:
@@ -857,11 +857,8 @@ def _make_normal(tp: Any) -> _Normal:
                 if d + 1 >= canonical.MAX_DEPTH or not set(map(type, v)) <= _STR:
                     raise _Slow
                 keys = sorted(v)
-                values = list(map(get, map(v.__getitem__, keys)))
-                if not set(map(type, itertools.chain.from_iterable(values))) <= _SCALARS:
-                    raise _Slow
-                return {k: dict(zip(names, row, strict=True))
-                        for k, row in zip(keys, values, strict=True)}
+                return dict(zip(keys, _checked_maps(names, get, map(v.__getitem__, keys)),
+                                strict=True))
             return str_map_rows
         if args[0] is str:
             def str_map(v: Any, d: int) -> Any:
@@ -916,11 +913,24 @@ def _rows_sequence(names: tuple[str, ...], get: Callable[[Any], Any]) -> _Normal
     def rows(v: Any, d: int) -> Any:
         if d + (1 if v else 0) >= canonical.MAX_DEPTH:  # the list and any records in it
             raise _Slow
-        values = list(map(get, v))
-        if not set(map(type, itertools.chain.from_iterable(values))) <= _SCALARS:
-            raise _Slow
-        return list(map(dict, map(zip, itertools.repeat(names), values)))
+        return _checked_maps(names, get, v)
     return rows
+
+
+def _checked_maps(names: tuple[str, ...], get: Callable[[Any], Any],
+                  records: Iterable[Any]) -> list[dict[str, Any]]:
+    """The canonical maps of records of plain fields (``get``: their values in map order,
+    one tuple a record), every value checked a scalar (:class:`_Slow` where one is not)."""
+    values = list(map(get, records))
+    if not set(map(type, itertools.chain.from_iterable(values))) <= _SCALARS:
+        raise _Slow
+    return _maps(names, values)
+
+
+def _maps(names: tuple[str, ...], rows: Iterable[tuple[Any, ...]]) -> list[dict[str, Any]]:
+    """The canonical maps of records from their values in map order (``names``), in a few
+    C calls, not a Python call a record."""
+    return list(map(dict, map(zip, itertools.repeat(names), rows)))
 
 
 def _dataclass_normal(tp: type) -> _Normal:
@@ -1143,7 +1153,7 @@ def _records_packer(record: Any, normal: _Normal) -> _Packer:
             elif set_places:
                 normals = list(map(built, new))
             else:
-                normals = list(map(dict, map(zip, itertools.repeat(names), new)))
+                normals = _maps(names, new)
             kept.update(zip(new, canonical.pack_each(normals), strict=True))
             packed = [kept[row] for row in values]
         try:

@@ -33,6 +33,38 @@ RETREAT_REFUSAL = Refusal("S7.7", "a retreat goes its whole length, each hex far
                           "See (14.2)")
 
 
+def retreat_length(s: MortainState) -> int:
+    """7.8: the hexes a D2, D3 or A1-A3 result retreats, the number it names."""
+    return int(s.fight().result[1])
+
+
+def retreats(s: MortainState, unit: str) -> list[Action]:
+    """S7.7: ``unit``'s retreats of the result's length (7.8), one an end it may reach."""
+    return [RETREAT(unit, h) for h in combat.retreat_ends(s, unit, retreat_length(s))]
+
+
+def retreat_or_deplete(s: MortainState, unit: str, a: Act, rule: str, why: str) -> None:
+    """The retreat chosen (S7.7), or the step lost in its stead under ``rule``: by choice
+    (7.8) or for want of a way (S7.7)."""
+    if a.kind == "deplete":
+        combat.deplete(s, unit, rule, why)
+    else:
+        combat.retreat(s, unit, a.text("to"))
+
+
+class OfCombat(Choice[MortainState]):
+    """A decision of the combat in progress (S7): its prompt names that combat's target,
+    result, attackers and retreats (``{fight}``, :class:`Combat`'s fields)."""
+
+    def prompt_fields(self, s: MortainState, args: NoArgs) -> dict[str, Combat]:
+        return {"fight": s.fight()}
+
+
+def surprise(s: MortainState) -> bool:
+    """18.0: on Aug. 6th no US unit moves from its set-up hex, nor advances after combat."""
+    return s.pos.turn == 1 and s.pos.phasing == "us"
+
+
 class CombatPhase(Choice[MortainState]):
     """S7: attacks (each defending hex once, each unit once), S8.3 bombardments."""
 
@@ -55,9 +87,7 @@ class CombatPhase(Choice[MortainState]):
                 continue
             if combat.eligible(s, h):
                 out.append(ATTACK(h))
-            if pos.chits.get(pos.phasing) and any(
-                    n in occ and s.side_of(occ[n]) == pos.phasing
-                    for n in s.r.map.neighbors(h)):
+            if pos.chits.get(pos.phasing) and combat.beside(s, h, occ):
                 out.append(BOMBARD(h))
         out.append(END_COMBAT)
         return out
@@ -76,9 +106,7 @@ class CombatPhase(Choice[MortainState]):
             if h in s.pos.targets:
                 return Refusal("S7.1", f"{h} has already been attacked this phase")
             occ = s.occupant()
-            if h in occ and s.side_of(occ[h]) != s.pos.phasing and any(
-                    s.side_of(occ[n]) == s.pos.phasing for n in s.r.map.neighbors(h)
-                    if n in occ):
+            if h in occ and s.side_of(occ[h]) != s.pos.phasing and combat.beside(s, h, occ):
                 return Refusal("14.2", "no attack across an unbridged See hexside")
             return Refusal("S7.1", f"no enemy unit in {h} adjacent to a unit that may attack")
         if a.kind == "bombard":
@@ -256,7 +284,7 @@ class CombatRoll(Roll[MortainState]):
         return []
 
 
-class DefResult(Choice[MortainState]):
+class DefResult(OfCombat):
     """D2/D3 (7.8): the defender retreats two (three) hexes or depletes instead."""
 
     name = "def-result"
@@ -267,31 +295,21 @@ class DefResult(Choice[MortainState]):
     refusal = RETREAT_REFUSAL
     order = "retreat (to the first hex listed) when a retreat is possible, else deplete"
     order_policies = (("deplete", "deplete the unit instead of retreating"),)
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.fight()
-        return (f"{c.result} at {c.target}: the {self.side(s, args)} player retreats "
-                f"{c.result[1]} hexes or depletes the unit (7.8)")
+    prompt_template = ("{fight.result} at {fight.target}: the {side} player retreats "
+                       "{fight.result[1]} hexes or depletes the unit (7.8)")
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
-        c = s.fight()
-        u = s.occupant()[c.target]
-        out: list[Action] = [RETREAT(u, h) for h in combat.retreat_ends(s, u, int(c.result[1]))]
-        out.append(DEPLETE(u))
-        return out
+        u = s.occupant()[s.fight().target]
+        return [*retreats(s, u), DEPLETE(u)]
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         a = act(action)
-        u = a.text("unit")
         flow.goto("advance")
-        if a.kind == "deplete":
-            combat.deplete(s, u, "7.8", " instead of retreating")
-        else:
-            combat.retreat(s, u, a.text("to"))
+        retreat_or_deplete(s, a.text("unit"), a, "7.8", " instead of retreating")
         return []
 
 
-class AttLoss(Choice[MortainState]):
+class AttLoss(OfCombat):
     """(A) and Ex: one attacking unit of the attacker's choice is depleted."""
 
     name = "att-loss"
@@ -300,10 +318,7 @@ class AttLoss(Choice[MortainState]):
     decider = PHASING
     default_option = 0
     auto = True
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.fight()
-        return f"{c.result}: the {s.pos.phasing} player depletes one attacking unit"
+    prompt_template = "{fight.result}: the {side} player depletes one attacking unit"
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
@@ -319,7 +334,7 @@ class AttLoss(Choice[MortainState]):
         return []
 
 
-class AttResult(Choice[MortainState]):
+class AttResult(OfCombat):
     """A1-A3 (7.8): the attacking units retreat, or one of them is depleted instead."""
 
     name = "att-result"
@@ -329,15 +344,12 @@ class AttResult(Choice[MortainState]):
     default_option = 0
     refusal = Refusal("S7.7", "every attacking unit must be able to retreat the whole "
                       "length, else one is depleted (7.8)")
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.fight()
-        return (f"{c.result}: the attackers retreat {c.result[1]} hexes, or one is depleted "
-                "(7.8)")
+    prompt_template = ("{fight.result}: the attackers retreat {fight.result[1]} hexes, or "
+                       "one is depleted (7.8)")
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
-        n = int(c.result[1])
+        n = retreat_length(s)
         out: list[Action] = []
         if all(combat.retreat_ends(s, u, n) for u in c.attackers):
             out.append(RETREAT_ATTACKERS)
@@ -348,16 +360,15 @@ class AttResult(Choice[MortainState]):
         c = s.fight()
         a = act(action)
         if a.kind == "deplete":
-            u = a.text("unit")
             flow.goto("end-combat")
-            combat.deplete(s, u, "7.8", " instead of retreating")
+            combat.deplete(s, a.text("unit"), "7.8", " instead of retreating")
             return []
         c.retreating = list(c.attackers)
         flow.goto("att-retreat")
         return []
 
 
-class AttRetreat(Choice[MortainState]):
+class AttRetreat(OfCombat):
     """S7.7: each attacking unit in turn retreats its hexes."""
 
     name = "att-retreat"
@@ -366,33 +377,22 @@ class AttRetreat(Choice[MortainState]):
     decider = PHASING
     default_option = 0
     refusal = RETREAT_REFUSAL
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.fight()
-        return f"retreat {c.retreating[0]} {c.result[1]} hexes"
+    prompt_template = "retreat {fight.retreating[0]} {fight.result[1]} hexes"
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
-        c = s.fight()
-        u = c.retreating[0]
-        ends = combat.retreat_ends(s, u, int(c.result[1]))
-        if not ends:  # an earlier retreat closed the way: the unit depletes (S7.7)
-            return [DEPLETE(u)]
-        return [RETREAT(u, h) for h in ends]
+        u = s.fight().retreating[0]
+        # an earlier retreat closed the way: the unit depletes (S7.7)
+        return retreats(s, u) or [DEPLETE(u)]
 
     def apply(self, s: MortainState, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         c = s.fight()
-        a = act(action)
-        u = c.retreating.pop(0)
-        if a.kind == "deplete":
-            combat.deplete(s, u, "S7.7", ": no retreat left")
-        else:
-            combat.retreat(s, u, a.text("to"))
+        retreat_or_deplete(s, c.retreating.pop(0), act(action), "S7.7", ": no retreat left")
         if not c.retreating:
             flow.goto("end-combat")
         return []
 
 
-class Advance(Choice[MortainState]):
+class Advance(OfCombat):
     """S7.9: when the defender's hex is left empty, one attacking unit may advance into it."""
 
     name = "advance"
@@ -401,22 +401,18 @@ class Advance(Choice[MortainState]):
     decider = PHASING
     auto = True
     default_action = NO_ADVANCE
-
-    def prompt(self, s: MortainState, args: NoArgs) -> str:
-        c = s.fight()
-        return f"advance after combat into {c.target}?"
+    prompt_template = "advance after combat into {fight.target}?"
 
     def options(self, s: MortainState, args: NoArgs) -> list[Action]:
         c = s.fight()
         out: list[Action] = []
-        surprise = s.pos.turn == 1 and s.pos.phasing == "us"  # 18.0
-        if c.target not in s.occupant() and not surprise:
+        if c.target not in s.occupant() and not surprise(s):
             out = [ADVANCE(u) for u in c.attackers if s.pos.units[u].status is Status.MAP]
         out.append(NO_ADVANCE)
         return out
 
     def why_not(self, s: MortainState, args: NoArgs, action: Action) -> str | Refusal:
-        if s.pos.turn == 1 and s.pos.phasing == "us":
+        if surprise(s):
             return Refusal("18.0", "surprise: on Aug. 6th no US unit may move from its "
                            "set-up hex, nor advance after combat")
         return Refusal("S7.9", "only an attacking unit advances, into the defender's hex "

@@ -53,8 +53,14 @@ def declared(s: MortainState, a: Act) -> bool:
         return False
     if a.kind == "attack":
         return bool(eligible(s, h))
-    return bool(pos.chits.get(pos.phasing)) and any(
-        n in occ and s.side_of(occ[n]) == pos.phasing for n in s.r.map.neighbors(h))
+    return bool(pos.chits.get(pos.phasing)) and beside(s, h, occ)
+
+
+def beside(s: MortainState, h: HexId, occ: dict[HexId, str]) -> bool:
+    """Whether a unit of the phasing side stands next to ``h`` (``occ``: the occupants):
+    a bombardment needs one (S8.3); an enemy there that none may attack is across the
+    unbridged See (14.2)."""
+    return any(n in occ and s.side_of(occ[n]) == s.pos.phasing for n in s.r.map.neighbors(h))
 
 
 def strengths(s: MortainState) -> tuple[int, int, str]:
