@@ -174,7 +174,7 @@ class BoardFacts(Shared):
                                  f"the map {hexmap.title!r}")
             by_unit[p.unit] = p
         self._by_unit: Mapping[str, Placed] = MappingProxyType(by_unit)
-        self._found: dict[Hashable, Any] = {}
+        self._found: dict[tuple[Any, ...], Any] = {}
 
     def changed(self, placed: Iterable[Placed], gone: Iterable[str] = ()) -> BoardFacts:
         """The facts of this placement with the units of ``placed`` where those say (put
@@ -236,7 +236,7 @@ class BoardFacts(Shared):
         out.map = self.map
         out.placement = tuple(by_unit.values())
         out._by_unit = MappingProxyType(by_unit)
-        found: dict[Hashable, Any] = {}
+        found: dict[tuple[Any, ...], Any] = {}
         out._found = found
         # everyone's stacks too (48th Panzer Korps' control, 10, reads them after every
         # step of a move); everyone's units are the placement itself, never kept; a
@@ -265,7 +265,7 @@ class BoardFacts(Shared):
             found[key] = kept
         return out
 
-    def _once(self, key: Hashable, make: Callable[[], T]) -> T:
+    def _once(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
         if key not in self._found:
             self._found[key] = make()
         found: T = self._found[key]
