@@ -173,7 +173,7 @@ class BoardFacts(Shared):
                 raise ValueError(f"unit {p.unit!r} is placed at {p.hex!r}, which is not on "
                                  f"the map {hexmap.title!r}")
             by_unit[p.unit] = p
-        self._by_unit: Mapping[str, Placed] = MappingProxyType(by_unit)
+        self._by_unit: MappingProxyType[str, Placed] = MappingProxyType(by_unit)
         self._found: dict[tuple[Any, ...], Any] = {}
 
     def changed(self, placed: Iterable[Placed], gone: Iterable[str] = ()) -> BoardFacts:
@@ -224,7 +224,9 @@ class BoardFacts(Shared):
                 sides.setdefault(p.side, []).append((None, p))
         if not changes:
             return self
-        by_unit = dict(before)
+        # a copy of the proxy's dict (its copy()), not dict() of the proxy, which reads it
+        # key by key through the mapping protocol: ten times the cost (issue 35)
+        by_unit = before.copy()
         for old, new in changes:
             if new is None:
                 del by_unit[old.unit]  # type: ignore[union-attr]
@@ -468,8 +470,8 @@ def _where(units: list[Placed], unit: str) -> int:
     return lo
 
 
-def _stacks_changed(stacks: Mapping[HexId, tuple[str, ...]], changes: list[_Change]
-                    ) -> Mapping[HexId, tuple[str, ...]] | None:
+def _stacks_changed(stacks: MappingProxyType[HexId, tuple[str, ...]], changes: list[_Change]
+                    ) -> MappingProxyType[HexId, tuple[str, ...]] | None:
     """A side's stacks (hexes in order, each hex's units in id order) with each change
     made (:meth:`BoardFacts.changed`); ``None`` when they do not hold an old unit."""
     acc: dict[HexId, tuple[str, ...]] | None = None
@@ -482,14 +484,14 @@ def _stacks_changed(stacks: Mapping[HexId, tuple[str, ...]], changes: list[_Chan
             if new is not None and new.hex == old.hex:
                 continue  # its steps or retreat changed, not its hex (48th Panzer Korps 5)
             if acc is None:
-                acc = dict(stacks)
+                acc = stacks.copy()  # the dict's own copy, as BoardFacts.changed's
             if len(here) == 1:
                 del acc[old.hex]
             else:
                 acc[old.hex] = tuple(u for u in here if u != old.unit)
         if new is not None:
             if acc is None:
-                acc = dict(stacks)
+                acc = stacks.copy()
             there = acc.get(new.hex)
             if there is None:
                 added = True
@@ -498,7 +500,13 @@ def _stacks_changed(stacks: Mapping[HexId, tuple[str, ...]], changes: list[_Chan
                 acc[new.hex] = tuple(sorted((*there, new.unit)))
     if acc is None:  # no unit changed hex
         return stacks
-    return MappingProxyType(dict(sorted(acc.items())) if added else acc)
+    if added:
+        # the hexes in order, each with its units: a dict of the sorted hexes updated
+        # from the dict, no (hex, units) pair compared or made
+        ordered: dict[HexId, tuple[str, ...]] = dict.fromkeys(sorted(acc), ())
+        ordered.update(acc)
+        acc = ordered
+    return MappingProxyType(acc)
 
 
 #: the facts of recent placements, by map and placement: with the map they were taken
