@@ -173,8 +173,8 @@ class BoardFacts(Shared):
                 raise ValueError(f"unit {p.unit!r} is placed at {p.hex!r}, which is not on "
                                  f"the map {hexmap.title!r}")
             by_unit[p.unit] = p
-        self._by_unit: Mapping[str, Placed] = MappingProxyType(by_unit)
-        self._found: dict[Hashable, Any] = {}
+        self._by_unit: MappingProxyType[str, Placed] = MappingProxyType(by_unit)
+        self._found: dict[tuple[Any, ...], Any] = {}
 
     def changed(self, placed: Iterable[Placed], gone: Iterable[str] = ()) -> BoardFacts:
         """The facts of this placement with the units of ``placed`` where those say (put
@@ -183,6 +183,8 @@ class BoardFacts(Shared):
         found here carried over with only the changed units changed, not found again
         from every unit (issue 35: a game that makes new facts after every move, as
         Backhand Blow's does, found each side's stacks anew from every unit each time).
+        A side none of whose units changed keeps its ZOC as found here, since a side's
+        ZOC is a function of that side's units alone (the rule's contract).
         A unit placed twice or off the map is refused as the constructor refuses it."""
         moved: dict[str, Placed] = {}
         for p in placed:
@@ -190,51 +192,82 @@ class BoardFacts(Shared):
                 raise ValueError(f"unit {p.unit!r} is placed twice: at {moved[p.unit].hex} "
                                  f"and at {p.hex}")
             moved[p.unit] = p
-        by_unit = dict(self._by_unit)
+        before = self._by_unit
         on_map = self.map.terrain
-        changes: list[tuple[Placed | None, Placed | None]] = []
-        for u in sorted(set(gone)):
+        # each side's changes, (old, new) with None for off the map or of another side;
+        # their order does not matter, each unit changing once
+        sides: dict[str, list[_Change]] = {}
+        changes: list[_Change] = []
+        arrived = False
+        for u in sorted(set(gone)) if gone else ():
             if u in moved:
                 raise ValueError(f"unit {u!r} is both placed and taken off the map")
-            old = by_unit.pop(u, None)
+            old = before.get(u)
             if old is not None:
                 changes.append((old, None))
-        for u, p in sorted(moved.items()):
+                sides.setdefault(old.side, []).append((old, None))
+        for u, p in sorted(moved.items()) if len(moved) > 1 else moved.items():
             if p.hex not in on_map:
                 raise ValueError(f"unit {p.unit!r} is placed at {p.hex!r}, which is not on "
                                  f"the map {self.map.title!r}")
-            old = by_unit.get(u)
+            old = before.get(u)
             if old == p:
                 continue
-            by_unit[u] = p
             changes.append((old, p))
+            if old is None:
+                arrived = True
+                sides.setdefault(p.side, []).append((None, p))
+            elif old.side == p.side:
+                sides.setdefault(p.side, []).append((old, p))
+            else:
+                sides.setdefault(old.side, []).append((old, None))
+                sides.setdefault(p.side, []).append((None, p))
         if not changes:
             return self
+        # a copy of the proxy's dict (its copy()), not dict() of the proxy, which reads it
+        # key by key through the mapping protocol: ten times the cost (issue 35)
+        by_unit = before.copy()
+        for old, new in changes:
+            if new is None:
+                del by_unit[old.unit]  # type: ignore[union-attr]
+            else:
+                by_unit[new.unit] = new
+        if arrived:  # a unit new to the map: in id order
+            by_unit = dict(sorted(by_unit.items()))
         out = object.__new__(BoardFacts)
         out.map = self.map
-        if any(old is None for old, _ in changes):  # a unit new to the map: in id order
-            by_unit = dict(sorted(by_unit.items()))
         out.placement = tuple(by_unit.values())
         out._by_unit = MappingProxyType(by_unit)
-        out._found = {}
+        found: dict[tuple[Any, ...], Any] = {}
+        out._found = found
         # everyone's stacks too (48th Panzer Korps' control, 10, reads them after every
-        # step of a move); everyone's units are the placement itself, never kept
-        for key in [k for k in self._found if isinstance(k, tuple) and len(k) == 2
-                    and (k[0] == "stacks" or (k[0] == "units" and k[1] is not None))]:
-            side = key[1]
-            mine = changes if side is None else [
-                c for c in ((old if old is not None and old.side == side else None,
-                             new if new is not None and new.side == side else None)
-                            for old, new in changes) if c != (None, None)]
-            kept = self._found[key]
-            if mine:
-                kept = (_units_changed(kept, mine) if key[0] == "units"
-                        else _stacks_changed(kept, mine))
-            if kept is not None:
-                out._found[key] = kept
+        # step of a move); everyone's units are the placement itself, never kept; a
+        # side's ZOC and its hexes only while none of its units changed; floods and the
+        # occupied hexes are found again
+        for key, kept in self._found.items():
+            kind = key[0]
+            if kind == "stacks":
+                side = key[1]
+                mine = changes if side is None else sides.get(side)
+                if mine:
+                    kept = _stacks_changed(kept, mine)
+                    if kept is None:
+                        continue
+            elif kind == "units":
+                mine = sides.get(key[1])
+                if mine:
+                    kept = _units_changed(kept, mine)
+                    if kept is None:
+                        continue
+            elif kind == "zoc" or kind == "zoc-hexes" or kind == "zoc-set":
+                if key[1] in sides:
+                    continue
+            else:
+                continue
+            found[key] = kept
         return out
 
-    def _once(self, key: Hashable, make: Callable[[], T]) -> T:
+    def _once(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
         if key not in self._found:
             self._found[key] = make()
         found: T = self._found[key]
@@ -415,6 +448,9 @@ def _units_changed(units: Placement, changes: list[_Change]) -> Placement | None
             i = _where(out, old.unit)
             if i == len(out) or out[i] != old:
                 return None
+            if new is not None:  # the same unit (a change is of one unit): in its place
+                out[i] = new
+                continue
             del out[i]
         if new is not None:
             out.insert(_where(out, new.unit), new)
@@ -434,30 +470,43 @@ def _where(units: list[Placed], unit: str) -> int:
     return lo
 
 
-def _stacks_changed(stacks: Mapping[HexId, tuple[str, ...]], changes: list[_Change]
-                    ) -> Mapping[HexId, tuple[str, ...]] | None:
+def _stacks_changed(stacks: MappingProxyType[HexId, tuple[str, ...]], changes: list[_Change]
+                    ) -> MappingProxyType[HexId, tuple[str, ...]] | None:
     """A side's stacks (hexes in order, each hex's units in id order) with each change
     made (:meth:`BoardFacts.changed`); ``None`` when they do not hold an old unit."""
-    acc = dict(stacks)
+    acc: dict[HexId, tuple[str, ...]] | None = None
     added = False
     for old, new in changes:
         if old is not None:
-            here = acc.get(old.hex, ())
+            here = (stacks if acc is None else acc).get(old.hex, ())
             if old.unit not in here:
                 return None
-            left = tuple(u for u in here if u != old.unit)
-            if left:
-                acc[old.hex] = left
-            else:
+            if new is not None and new.hex == old.hex:
+                continue  # its steps or retreat changed, not its hex (48th Panzer Korps 5)
+            if acc is None:
+                acc = stacks.copy()  # the dict's own copy, as BoardFacts.changed's
+            if len(here) == 1:
                 del acc[old.hex]
+            else:
+                acc[old.hex] = tuple(u for u in here if u != old.unit)
         if new is not None:
+            if acc is None:
+                acc = stacks.copy()
             there = acc.get(new.hex)
             if there is None:
                 added = True
                 acc[new.hex] = (new.unit,)
             else:
                 acc[new.hex] = tuple(sorted((*there, new.unit)))
-    return MappingProxyType(dict(sorted(acc.items())) if added else acc)
+    if acc is None:  # no unit changed hex
+        return stacks
+    if added:
+        # the hexes in order, each with its units: a dict of the sorted hexes updated
+        # from the dict, no (hex, units) pair compared or made
+        ordered: dict[HexId, tuple[str, ...]] = dict.fromkeys(sorted(acc), ())
+        ordered.update(acc)
+        acc = ordered
+    return MappingProxyType(acc)
 
 
 #: the facts of recent placements, by map and placement: with the map they were taken

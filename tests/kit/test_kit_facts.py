@@ -302,3 +302,74 @@ def test_in_zoc_makes_no_map_of_the_sides_zoc() -> None:
     f = BoardFacts(M, PLACEMENT)
     assert f.in_zoc("blue", "0302", THREE) and not f.in_zoc("blue", "0505", THREE)
     assert ("zoc", "blue", THREE) not in f._found
+
+
+#: changes to a placement: which unit (an index into it, or past its end for a unit new
+#: to the map), and whether it leaves the map or where it goes, with which side and mark
+CHANGES = st.lists(st.tuples(st.integers(0, 14), st.booleans(), st.sampled_from(sorted(M.ids)),
+                             st.sampled_from(["blue", "red"]),
+                             st.sampled_from(["1", "2", "1r", "2r"])), max_size=6)
+
+
+def _answers(f: BoardFacts, rules: tuple[ZocRule, ...]) -> list[object]:
+    """Every answer a caller reads of ``f`` but floods: units, stacks and occupied hexes
+    per side and of everyone (in their order), and each side's ZOC by each rule."""
+    got: list[object] = [f.placement, dict(f._by_unit)]
+    for side in ("blue", "red", None):
+        got += [f.units(side), list(f.stacks(side).items()), f.occupied(side)]
+    for side in ("blue", "red"):
+        for rule in rules:
+            z = f.zoc(side, rule)
+            got += [list(z.sources.items()), z.hexes, f.zoc_hexes(side, rule),
+                    sorted(h for h in M.ids if f.in_zoc(side, h, rule))]
+    return got
+
+
+@settings(max_examples=80, deadline=None)
+@given(SPOTS, CHANGES, st.booleans())
+def test_the_facts_after_a_change_are_those_of_the_new_placement(
+        spots: list[tuple[HexId, str, str]], edits: list[tuple[int, bool, HexId, str, str]],
+        asked_first: bool) -> None:
+    """Units moved, marked anew, of another side, new to the map or taken off it: the
+    changed facts, with whatever they carried over from the facts asked before (stacks,
+    units, a side's ZOC), answer every question as the facts of the new placement made
+    from scratch, and every fact carried over is the one found anew."""
+    units = [Placed(f"u{i:02d}", h, side, mark) for i, (h, side, mark) in enumerate(spots)]
+    rules = (ZocRule(), THREE, ZocRule(stack=_three_steps, include_own_hex=True),
+             ZocRule(blocking_sides=frozenset({"river"})))
+    before = BoardFacts(M, units)
+    if asked_first:
+        _answers(before, rules)
+        for side in ("blue", "red"):
+            for rule in rules:  # the sets asked before the map, as 48th Panzer Korps 10 does
+                BoardFacts(M, units).zoc_hexes(side, rule)
+    now = {p.unit: p for p in units}
+    placed: dict[str, Placed] = {}
+    gone: set[str] = set()
+    for i, off, h, side, mark in edits:
+        u = f"u{i:02d}"
+        if u in placed or u in gone:
+            continue
+        if off:
+            gone.add(u)
+            now.pop(u, None)
+        else:
+            placed[u] = now[u] = Placed(u, h, side, mark)
+    after = before.changed(list(placed.values()), sorted(gone))
+    fresh = BoardFacts(M, now.values())
+    # nothing changed is the same facts, with all they found; else only what is carried
+    kept_facts = {} if after is before else after._found
+    for key, kept in kept_facts.items():
+        kind, side = key[0], key[1]
+        if kind == "units":
+            assert kept == fresh.units(side), key
+        elif kind == "stacks":
+            assert list(kept.items()) == list(fresh.stacks(side).items()), key
+        elif kind == "zoc":
+            assert kept == fresh.zoc(side, key[2]), key
+        elif kind in ("zoc-hexes", "zoc-set"):
+            assert kept == {"zoc-hexes": fresh._side_zoc_hexes,
+                            "zoc-set": fresh._side_zoc_set}[kind](side, key[2]), key
+        else:
+            raise AssertionError(f"{key} carried over: not checked here")
+    assert _answers(after, rules) == _answers(BoardFacts(M, now.values()), rules)
