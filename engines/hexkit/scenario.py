@@ -521,7 +521,8 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
         "hex_features": [[h, sorted(v)] for h, v in hexmap.hex_features.items()],
         "hexsides": _packed_hexsides(hexmap.hexsides),
         "facing": _packed([[f, a, b, h] for (f, (a, b)), h in hexmap.facing.items()]),
-        "networks": _packed([[n, [list(s) for s in sorted(v)]]
+        # each network's hexsides as one flat list of their hexes, paired again in C
+        "networks": _packed([[n, [h for side in sorted(v) for h in side]]
                              for n, v in hexmap.networks.items()]),
         "places": [[n, list(v)] for n, v in hexmap.places.items()],
         # each area's hexes packed on their own (:class:`_KeptAreas`)
@@ -557,6 +558,13 @@ def _kept_hexsides(value: list[Any]) -> Mapping[Hexside, frozenset[str]]:
     pairs = iter(ends)
     return MappingProxyType(dict(zip(zip(pairs, pairs, strict=True),
                                      map(shared.__getitem__, codes), strict=True)))
+
+
+def _pairs(ends: list[HexId]) -> frozenset[Hexside]:
+    """A network's hexsides from the flat list of their hexes (a list short of a hex
+    does not read back)."""
+    hexes = iter(ends)
+    return frozenset(zip(hexes, hexes, strict=True))
 
 
 def _cell(h: HexId, col_digits: int, first: tuple[int, int], height: int) -> int:
@@ -700,8 +708,7 @@ def _no_ext(code: int, data: bytes) -> Any:
 _LAZY: dict[str, Callable[[Any, Callable[[], HexMap]], Any]] = {
     "hexsides": lambda v, _: _kept_hexsides(v),
     "facing": lambda v, _: MappingProxyType({(f, (a, b)): h for f, a, b, h in v}),
-    "networks": lambda v, _: MappingProxyType({n: frozenset((a, b) for a, b in sides)
-                                               for n, sides in v}),
+    "networks": lambda v, _: MappingProxyType({n: _pairs(ends) for n, ends in v}),
     "areas": lambda v, rebuild: MappingProxyType(_KeptAreas(v, rebuild)),
 }
 
