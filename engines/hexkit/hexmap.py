@@ -415,6 +415,18 @@ class HexMap(Shared):
                 return kept[0].get(side[1], _EMPTY)
         return self.hexsides.get(side, _EMPTY)
 
+    def side_feature_names(self) -> frozenset[str]:
+        """Every feature some hexside of the map has, found once a map: a move class is
+        made from a terrain chart's column (:func:`~engines.hexkit.movement.
+        move_class_from_chart`) for each weather and mobility a command meets, and each
+        went through the map's every hexside for it (issue 35)."""
+        d = self.__dict__
+        names: frozenset[str] | None = d.get("_side_names")
+        if names is None:
+            names = d["_side_names"] = frozenset(
+                f for fs in self.hexsides.values() for f in fs)
+        return names
+
     def has_side(self, a: HexId, b: HexId, feature: str) -> bool:
         return feature in self.hexsides.get(hexside(a, b), _EMPTY)
 

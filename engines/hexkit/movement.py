@@ -631,7 +631,7 @@ def move_class_from_chart(
     cell that is not a cost raises ``ValueError`` naming the row and column.
     """
     terrains = set(hexmap.terrain_classes)
-    side_feats = {f for fs in hexmap.hexsides.values() for f in fs}
+    side_feats = hexmap.side_feature_names()
     hex_feats = {f for fs in hexmap.hex_features.values() for f in fs}
     enter: dict[str, Cost | None] = {t: None for t in terrains}
     leave: dict[str, Cost] = {}

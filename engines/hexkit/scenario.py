@@ -519,9 +519,10 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
         "terrain": [list(hexmap.terrain), [kinds[t] for t in hexmap.terrain.values()]],
         "legend": [[t.name, t.char, t.color, t.glyph, dict(t.attrs)] for t in hexmap.legend],
         "hex_features": [[h, sorted(v)] for h, v in hexmap.hex_features.items()],
-        "hexsides": _packed([[a, b, sorted(v)] for (a, b), v in hexmap.hexsides.items()]),
+        "hexsides": _packed_hexsides(hexmap.hexsides),
         "facing": _packed([[f, a, b, h] for (f, (a, b)), h in hexmap.facing.items()]),
-        "networks": _packed([[n, [list(s) for s in sorted(v)]]
+        # each network's hexsides as one flat list of their hexes, paired again in C
+        "networks": _packed([[n, [h for side in sorted(v) for h in side]]
                              for n, v in hexmap.networks.items()]),
         "places": [[n, list(v)] for n, v in hexmap.places.items()],
         # each area's hexes packed on their own (:class:`_KeptAreas`)
@@ -531,6 +532,39 @@ def _map_data(hexmap: HexMap) -> dict[str, Any]:
         "adjacency": _packed([list(near) for near in hexmap.adjacency]),
         "by_hex": _hex_records(hexmap),
     }
+
+
+def _packed_hexsides(hexsides: Mapping[Hexside, frozenset[str]]) -> bytes:
+    """The hexside table as :func:`_kept_hexsides` reads it: each distinct set of
+    features once, then every hexside's two hexes in one flat list and its set's place
+    in another, in the table's order.  A map has a few kinds of hexside (a river, a
+    stream, a bridged river) on hundreds of hexsides, and a record a hexside, a list
+    and a frozenset made for each, was 2 M instructions of a Backhand Blow receive
+    whose check of a move decodes it (issue 35)."""
+    kinds: dict[tuple[str, ...], int] = {}
+    ends: list[HexId] = []
+    codes: list[int] = []
+    for (a, b), names in hexsides.items():
+        ends += (a, b)
+        codes.append(kinds.setdefault(tuple(sorted(names)), len(kinds)))
+    return _packed([[list(k) for k in kinds], ends, codes])
+
+
+def _kept_hexsides(value: list[Any]) -> Mapping[Hexside, frozenset[str]]:
+    """:func:`_packed_hexsides`' table decoded: the pairs and their sets zipped in C, one
+    frozenset a kind of hexside (equal sets: a table's values are only read)."""
+    kinds, ends, codes = value
+    shared = [frozenset(k) for k in kinds]
+    pairs = iter(ends)
+    return MappingProxyType(dict(zip(zip(pairs, pairs, strict=True),
+                                     map(shared.__getitem__, codes), strict=True)))
+
+
+def _pairs(ends: list[HexId]) -> frozenset[Hexside]:
+    """A network's hexsides from the flat list of their hexes (a list short of a hex
+    does not read back)."""
+    hexes = iter(ends)
+    return frozenset(zip(hexes, hexes, strict=True))
 
 
 def _cell(h: HexId, col_digits: int, first: tuple[int, int], height: int) -> int:
@@ -672,10 +706,9 @@ def _no_ext(code: int, data: bytes) -> Any:
 #: decoded value (and the map's rebuild, for what is read later still) when first asked,
 #: in the order the value lists them
 _LAZY: dict[str, Callable[[Any, Callable[[], HexMap]], Any]] = {
-    "hexsides": lambda v, _: MappingProxyType({(a, b): frozenset(f) for a, b, f in v}),
+    "hexsides": lambda v, _: _kept_hexsides(v),
     "facing": lambda v, _: MappingProxyType({(f, (a, b)): h for f, a, b, h in v}),
-    "networks": lambda v, _: MappingProxyType({n: frozenset((a, b) for a, b in sides)
-                                               for n, sides in v}),
+    "networks": lambda v, _: MappingProxyType({n: _pairs(ends) for n, ends in v}),
     "areas": lambda v, rebuild: MappingProxyType(_KeptAreas(v, rebuild)),
 }
 

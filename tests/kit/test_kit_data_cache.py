@@ -203,6 +203,24 @@ def test_a_kept_map_makes_its_hexside_and_area_tables_when_first_asked(engine_id
     assert len(builds) == 1
 
 
+def test_a_kept_hexside_table_that_does_not_add_up_is_the_built_one() -> None:
+    """Issue 35: the hexside table is kept as its kinds of hexside, the pairs and each
+    pair's kind; one whose pairs and kinds do not match (a pair short, a kind it does
+    not have) is the map's built again, a river never read off the wrong hexside."""
+    engine_id = "backhand-blow"
+    sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
+    doc = sset.docs[sset.map_doc or ""]
+    built = scenario._build_map(doc)
+    data = scenario._map_data(built)
+    kinds, ends, codes = msgpack.unpackb(data["hexsides"])
+    assert len(kinds) < len(codes) == len(built.hexsides) == len(ends) // 2
+    for bad in ([kinds, ends[:-2], codes], [kinds, ends, [*codes[:-1], len(kinds)]],
+                [kinds, ends[:-1], codes]):
+        again = scenario._map_from_data({**data, "hexsides": msgpack.packb(bad)},
+                                        lambda: scenario._build_map(doc))
+        assert list(again.hexsides.items()) == list(built.hexsides.items())
+
+
 def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     first = load_scenario_path(TINY)
     kinds = {p.name.rsplit("-", 1)[0] for p in data_cache.iterdir()}
