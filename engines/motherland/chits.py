@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engines.motherland.args import UnitsArgs
-from engines.motherland.combat_args import DrawArgs, KeepArgs
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.data import CHIT_TYPES
 from engines.motherland.notation import GENERAL_FOR, GENERAL_REPLACES
@@ -19,6 +18,36 @@ if TYPE_CHECKING:
 
 
 # Strength Chit draws (11.0) and General chits (16.5).
+#
+# The arguments of their frames are made here, with the rules that make and read them:
+# a command that never draws, keeps or assigns a chit (a retreat's act) does not make
+# their classes (issue 35: about 0.2 M instructions a dataclass).
+
+
+@dataclass
+class UnitsArgs:
+    """The units a step works through (generals, chit draws)."""
+
+    units: list[str] = field(default_factory=list)
+
+
+@dataclass
+class DrawArgs:
+    """A draw of strength chits for a unit: its letter, how many, and the rule that calls
+    for it (11.1)."""
+
+    unit: str = ""
+    letter: str = ""
+    count: int = 1
+    rule: str = "11.1"
+
+
+@dataclass
+class KeepArgs:
+    """The strength chits drawn for an army, one to keep (16.5)."""
+
+    unit: str = ""
+    drawn: list[str] = field(default_factory=list)
 
 
 # -- chits in combat (11.1.1), returned to the cups (11.2) -----------------------------

@@ -6,16 +6,14 @@ here through the same record; retreats and advances are in ``retreat.py``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engines.motherland import rules
 from engines.motherland.args import (
-    ApplySideArgs,
     RetreatArgs,
     RoleArgs,
     RollArgs,
-    StuckArgs,
-    UnitsArgs,
 )
 from engines.motherland.const import AXIS, BLOCKING_SIDES, SOVIET, other
 from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
@@ -33,6 +31,30 @@ if TYPE_CHECKING:
 
 
 # Attacks and the resolution of every combat, overruns included (7.0, 8.0).
+#
+# The arguments of the frames only these rules make are made here: a command that
+# applies no combat result (a retreat's act) does not make their classes (issue 35:
+# about 0.2 M instructions a dataclass).
+
+
+@dataclass
+class ApplySideArgs:
+    """One side's combat result to apply (8.5): its role, the mandatory and further
+    losses, and whether it is eliminated."""
+
+    side: str = AXIS
+    role: str = ""
+    mand: int = 0
+    n: int = 0
+    elim: bool = False
+
+
+@dataclass
+class StuckArgs:
+    """Units that cannot retreat and the steps they lose instead (8.5.1)."""
+
+    units: list[str] = field(default_factory=list)
+    n: int = 0
 
 
 # ================================================================================
@@ -208,14 +230,14 @@ def start_combat(s: MotherlandState, kind: str, target: str, attackers: list[str
                  units=tuple(attackers), rule="7.0" if kind == "overrun" else "8.1"))
     soviets = [x for x in (*attackers, *defenders)
                if s.c(x).side == SOVIET and s.c(x).type in CHIT_TYPES]
-    tasks: list[Frame] = []
-    if soviets:
-        # 16.5, 11.0: the chit rules load with the first combat of a chit army, not with
-        # every listing of a combat's retreats and advances (issue 35)
-        from engines.motherland.chits import generals_ready
+    # 16.5, 11.0: the chit rules load with a combat's chit draws (its combat_chits frame,
+    # queued here and run next), not with every listing of a combat's retreats and
+    # advances (issue 35)
+    from engines.motherland.chits import UnitsArgs, generals_ready
 
-        if generals_ready(s):
-            tasks.append(Frame("generals", UnitsArgs(sorted(soviets))))
+    tasks: list[Frame] = []
+    if soviets and generals_ready(s):
+        tasks.append(Frame("generals", UnitsArgs(sorted(soviets))))
     tasks.append(Frame("combat_chits", UnitsArgs(sorted(soviets))))
     tasks.append(Frame("combat_resolve"))
     s.queue_frames(tasks, first=True)

@@ -1,21 +1,15 @@
 """The arguments of For the Motherland!'s combat steps that a turn command loads only when
-one of their frames is read or made (strength chits kept and drawn, results taken, steps
-lost, advances after combat): apart from :mod:`engines.motherland.args` so that a legal
-listing at a retreat does not make five dataclasses it never uses (issue 35)."""
+one of their frames is read or made (results taken, steps lost, advances after combat):
+apart from :mod:`engines.motherland.args` so that a legal listing at a retreat does not
+make dataclasses it never uses (issue 35).  The strength chits' (kept, drawn) are kept
+with the chit rules (:mod:`engines.motherland.chits`), which a retreat's act, loading
+this module for its advance, never loads."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from engines.motherland.const import AXIS
-
-
-@dataclass
-class KeepArgs:
-    """The strength chits drawn for an army, one to keep (16.5)."""
-
-    unit: str = ""
-    drawn: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -53,14 +47,3 @@ class AdvanceArgs:
     n: int = 0
     first: list[str] = field(default_factory=list)
     moved: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass
-class DrawArgs:
-    """A draw of strength chits for a unit: its letter, how many, and the rule that calls
-    for it (11.1)."""
-
-    unit: str = ""
-    letter: str = ""
-    count: int = 1
-    rule: str = "11.1"

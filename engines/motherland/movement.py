@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.movement import MoveClass, MoveCosts, breadth_first, reachable
 from engines.hexkit.zoc import ZocPolicy
-from engines.motherland.args import MoveArgs
 from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
 from engines.motherland.notation import MOVE, STRATEGIC, ending, path_of
 from engines.motherland.optional import baku_options
 from engines.motherland.overrun import late_rule, overrun_options
+from engines.motherland.phase_args import MoveArgs
 from engines.motherland.strategic import ship_options, strategic_ok_unit, strategic_reach
 from engines.motherland.terrain import (
     barred_countries,

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.args import MoveArgs, RollArgs
+from engines.motherland.args import RollArgs
 from engines.motherland.const import AXIS, BAKU_ENTRY, TURKEY_ENTRY
 from engines.motherland.notation import BAKU
+from engines.motherland.phase_args import MoveArgs
 from engines.motherland.supply import in_supply
 from engines.motherland.victory import finish
 from pbem.engine import Event

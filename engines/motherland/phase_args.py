@@ -1,14 +1,23 @@
 """The arguments of the step frames only the Movement, Supply and Administrative Phases
-make (6.0 overstacking, 9.1.3 isolation, 10.0 partisans, 12.0 production and evacuation,
-15.1 replacements, 21.1.2 Baku), kept in the snapshot through pbem.codec as ``args.py``'s
-are: apart from them, so that a Combat Phase turn loads none of these classes (issue 35:
-a dataclass is about 0.2 M instructions to make)."""
+make (5.0 movement and 5.4 exploitation, 6.0 overstacking, 9.1.3 isolation, 10.0
+partisans, 12.0 production and evacuation, 15.1 replacements, 21.1.2 Baku), kept in the
+snapshot through pbem.codec as ``args.py``'s are: apart from them, so that a Combat Phase
+turn loads none of these classes (issue 35: a dataclass is about 0.2 M instructions to
+make)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from engines.motherland.const import AXIS
+
+
+@dataclass
+class MoveArgs:
+    """The moving side, and whether this is exploitation movement."""
+
+    side: str = AXIS
+    exploit: bool = False
 
 
 @dataclass

@@ -31,57 +31,70 @@ if TYPE_CHECKING:
 
 
 def retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str]:
-    """Hexes the group may retreat into now, best 8.6.1 priority class only.
+    """Hexes the group may retreat into now, best 8.6.1 priority class only: a hex
+    farther from the combat hex, the hexside allowed (8.6.4), open to every unit of the
+    group.
 
-    One hex at a time through the kit's :func:`engines.hexkit.retreat.retreat_options`:
-    farther from the combat hex, the hexside allowed (8.6.4), ranked by 8.6.1.
+    A retreat goes one hex at a time, and a hex's class (8.6.1: enemy ZOC, a friendly
+    unit) reads the hex alone, not the unit: a group's hexes are those open to each of
+    its units (:func:`_ranked`), the best class among them.  A group's own search, after
+    its units' had been made, and the kit's search module were 1.7 M instructions of the
+    receive that brings a retreat and of the legal listing after it (issue 35).
     """
     if not units:
         return []
-    # everything the search reads: where every unit stands (occupancy and ZOC, 8.6.1,
-    # 8.6.2), the retreating units' supply (8.6.2), the turn's weather (5.1.8) and
-    # Turkey's entry (5.2.1); kept with the game's pure results, which a clone shares:
-    # an act looks up its retreat for its own state and again as its verifier replays
-    # it, on the same position (issue 35: 1.2 M instructions the second time)
-    key = ("retreat-hexes", tuple(units), center, s.placed(), s.turn, s.pos.turkey,
-           tuple([s.u(x).supply for x in units]))
-    kept: tuple[str, ...] | None = s._pcache.get(key)
-    if kept is None:
-        kept = s._pcache[key] = tuple(_retreat_hexes(s, units, center))
-    return list(kept)
+    ranked = [_ranked(s, uid, center) for uid in units]
+    first, rest = ranked[0], ranked[1:]
+    common = [(r, h) for h, r in first.items() if all(h in more for more in rest)]
+    if not common:
+        return []
+    best = min(r for r, _ in common)
+    return sorted(h for r, h in common if r == best)
 
 
-def _retreat_hexes(s: MotherlandState, units: list[str], center: str) -> list[str]:
-    # the kit's retreat search loads with the first retreat looked at (a combat's
-    # result), not with every command of the game (issue 35: 1.2 M instructions)
-    from engines.hexkit.retreat import retreat_options as kit_retreat_options
+def _ranked(s: MotherlandState, uid: str, center: str) -> Mapping[str, int]:
+    """The hexes ``uid`` may retreat into from where it stands, by 8.6.1 class (lower
+    is better: empty and free of enemy ZOC, friendly, friendly in ZOC, empty in ZOC),
+    every class, so that a group can take the hexes all its units share.
 
-    side = s.c(units[0]).side
-    a = s.u(units[0]).hex
+    Everything read: where every unit stands (occupancy and ZOC, 8.6.1, 8.6.2), the
+    unit's supply (8.6.2), the turn's weather (5.1.8) and Turkey's entry (5.2.1); kept
+    with the game's pure results, which a clone shares: an act looks up its retreat for
+    its own state and again as its verifier replays it, on the same position (issue 35:
+    1.2 M instructions the second time).  Never changed once kept.
+    """
+    key = ("retreat-ranked", uid, center, s.placed(), s.turn, s.pos.turkey,
+           s.u(uid).supply)
+    kept: Mapping[str, int] | None = s._pcache.get(key)
+    if kept is not None:
+        return kept
+    side = s.c(uid).side
+    a = s.u(uid).hex
     enemy = other(side)
-    oos = any(s.u(x).supply == "out" for x in units)
-    gun = any(s.c(x).type == "railroad_gun" for x in units)
-
-    def rank(_path: tuple[str, ...], n: str) -> int | None:
+    oos = s.u(uid).supply == "out"
+    gun = s.c(uid).type == "railroad_gun"
+    data = s.data
+    distance = data.hexmap.distance
+    away = distance(a, center)
+    found: dict[str, int] = {}
+    for n in data.map_neighbors(a):
+        if distance(n, center) <= away:
+            continue  # 8.6: each hex farther from the combat hex
+        if data.side_features(a, n) & (BLOCKING_SIDES | {"frozen_access"}):
+            continue  # 8.6.4, 16.7
+        if gun and n not in data.rail.get(a, ()):
+            continue  # 8.6.4 Railroad Gun
         if s.has_enemy(n, side):
-            return None  # 8.6.4
-        if any(terrain_cost(s, x, n) is None or not may_enter_country(s, x, n)
-               for x in units):
-            return None
+            continue  # 8.6.4
+        if terrain_cost(s, uid, n) is None or not may_enter_country(s, uid, n):
+            continue
         friend = s.has_friend(n, side)
         z = s.in_zoc(enemy, n)
         if oos and z and not friend:
-            return None  # 8.6.2, 4.2.2
-        return 0 if not z and not friend else 1 if not z else 2 if friend else 3
-
-    def may_cross(x: str, y: str) -> bool:
-        if s.data.side_features(x, y) & (BLOCKING_SIDES | {"frozen_access"}):
-            return False  # 8.6.4, 16.7
-        return not gun or y in s.data.rail.get(x, ())  # 8.6.4 Railroad Gun
-
-    found = kit_retreat_options(s.data.hexmap, a, 1, rank, away_from=center,
-                                may_cross=may_cross, neighbors=s.data.map_neighbors)
-    return list(found.hexes) if found.complete else []
+            continue  # 8.6.2, 4.2.2
+        found[n] = 0 if not z and not friend else 1 if not z else 2 if friend else 3
+    s._pcache[key] = found
+    return found
 
 
 def _groups(s: MotherlandState, t: RetreatArgs) -> dict[str, list[str]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engines.motherland.args import GameArgs, MoveArgs, PhaseArgs, SideArgs
+from engines.motherland.args import GameArgs, PhaseArgs, SideArgs
 from engines.motherland.const import AXIS, SOVIET
 from engines.motherland.position import Air, Position, Unit
 from pbem.engine import Event
@@ -108,6 +108,7 @@ def push_phase(s: MotherlandState) -> None:
         from engines.motherland.supply import supply_tasks
         s.queue_frames(supply_tasks(s), first=True)
     elif name == "move":
+        from engines.motherland.phase_args import MoveArgs
         for uid in s.on_map(side):
             u = s.u(uid)
             u.moves = 0
@@ -123,6 +124,7 @@ def push_phase(s: MotherlandState) -> None:
         s.queue_frames([Frame("combat", SideArgs(side))], first=True)
     elif name == "exploit":
         from engines.motherland.movement import exploit_mp
+        from engines.motherland.phase_args import MoveArgs
         s.pos.late = False
         for uid in s.on_map(side):
             u = s.u(uid)

@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING, Any
 from engines.motherland import rules
 from engines.motherland.args import (
     GameArgs,
-    MoveArgs,
     PhaseArgs,
     SideArgs,
 )
@@ -494,7 +493,7 @@ class MotherlandState(StepState[Position]):
                                   f"{phase_title(self)} (3.1); {step!r} is a step of the "
                                   f"{' or '.join(PHASE_NAMES[k] for k in kinds)}")
         args = self.steps[step].Args()
-        if isinstance(args, MoveArgs):
+        if step == "move":  # phase_args.MoveArgs
             args.side, args.exploit = side, name == "exploit"
         elif isinstance(args, SideArgs) and step in ("arrivals", "reinf", "combat"):
             args.side = side

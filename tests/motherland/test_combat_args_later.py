@@ -11,14 +11,16 @@ from engines.motherland import MotherlandEngine
 from engines.motherland.state import MotherlandState
 from pbem.testing import Chooser, decisions, fresh_run
 
-LATER = ("AdvanceArgs", "DrawArgs", "KeepArgs", "LoseArgs", "TakeArgs")
+LATER = ("AdvanceArgs", "ApplySideArgs", "DrawArgs", "KeepArgs", "LoseArgs", "MoveArgs",
+         "StuckArgs", "TakeArgs", "UnitsArgs")
 
 #: a retreat's listing in a fresh process: the classes of LATER any loaded module of the
 #: engine holds, and whether their module was loaded
 _RETREAT_LISTED = """
 import json, sys
 from engines.motherland import ENGINE
-LATER = ("AdvanceArgs", "DrawArgs", "KeepArgs", "LoseArgs", "TakeArgs")
+LATER = ("AdvanceArgs", "ApplySideArgs", "DrawArgs", "KeepArgs", "LoseArgs", "MoveArgs",
+         "StuckArgs", "TakeArgs", "UnitsArgs")
 s = ENGINE.restore(json.loads(sys.stdin.read()))
 assert s.decision().kind == "retreat-choice" and s.legal_actions()
 made = sorted({v.__name__ for name, m in list(sys.modules.items())
@@ -31,7 +33,8 @@ print(json.dumps([made, "engines.motherland.combat_args" in sys.modules]))
 def test_8_6_a_retreat_listed_makes_none_of_the_later_combat_arguments(
         engine: MotherlandEngine) -> None:
     """8.6.1: a restored retreat's listing (its frame a RetreatArgs) makes no argument
-    class of a chit kept or drawn, a result taken, a step lost or an advance."""
+    class of a chit kept or drawn, a General assigned, a result applied or taken, a step
+    lost, an advance or a move."""
     s = engine.new_state("4-uranus")
     assert isinstance(s, MotherlandState)
     for at in decisions(s, Chooser("zoc/4-uranus/1"), 700):
@@ -45,16 +48,20 @@ def test_8_6_a_retreat_listed_makes_none_of_the_later_combat_arguments(
 
 
 def test_each_combat_step_reads_its_arguments_class_when_first_asked() -> None:
-    """The step table's ``Args`` of each such step is the class itself (the runtime makes
-    and reads the step's frames with it), the same object every time."""
-    from engines.motherland import combat_args
+    """The step table's ``Args`` of each such step (and procedure) is the class itself
+    (the runtime makes and reads the step's frames with it), the same object every time."""
+    from engines.motherland import chits, combat, combat_args
     from engines.motherland.steps import STEPS
 
-    for step, name in (("keep", "KeepArgs"), ("draw", "DrawArgs"), ("take", "TakeArgs"),
-                       ("lose", "LoseArgs"), ("advance", "AdvanceArgs")):
-        assert STEPS[step].Args is getattr(combat_args, name), step
+    for step, module, name in (
+            ("keep", chits, "KeepArgs"), ("draw", chits, "DrawArgs"),
+            ("generals", chits, "UnitsArgs"), ("combat_chits", chits, "UnitsArgs"),
+            ("admin_draws", chits, "UnitsArgs"), ("apply_side", combat, "ApplySideArgs"),
+            ("stuck_steps", combat, "StuckArgs"), ("take", combat_args, "TakeArgs"),
+            ("lose", combat_args, "LoseArgs"), ("advance", combat_args, "AdvanceArgs")):
+        assert STEPS[step].Args is getattr(module, name), step
         assert STEPS[step].Args is STEPS[step].Args
-        assert isinstance(STEPS[step].Args(), getattr(combat_args, name))
+        assert isinstance(STEPS[step].Args(), getattr(module, name))
 
 
 def test_the_combat_rules_load_without_the_later_combat_arguments() -> None:

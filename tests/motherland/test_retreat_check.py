@@ -105,15 +105,50 @@ def test_8_6_checking_a_retreat_lists_no_retreat(engine: MotherlandEngine,
     fresh.apply(listed[0])
 
 
-def test_8_6_1_a_retreats_hexes_kept_for_a_clone_are_those_found_afresh(
+def kit_search(s: MotherlandState, units: list[str], center: str) -> list[str]:
+    """The group's hexes by the kit's retreat search over the whole group at once: one
+    hex farther from ``center``, the group's hexside and 8.6.1 class rules applied to the
+    group as a whole (any unit out of supply, any Railroad Gun)."""
+    from engines.hexkit.retreat import retreat_options
+    from engines.motherland.const import BLOCKING_SIDES, other
+    from engines.motherland.terrain import may_enter_country, terrain_cost
+
+    side = s.c(units[0]).side
+    oos = any(s.u(x).supply == "out" for x in units)
+    gun = any(s.c(x).type == "railroad_gun" for x in units)
+
+    def rank(_path: tuple[str, ...], n: str) -> int | None:
+        if s.has_enemy(n, side):
+            return None
+        if any(terrain_cost(s, x, n) is None or not may_enter_country(s, x, n)
+               for x in units):
+            return None
+        friend = s.has_friend(n, side)
+        z = s.in_zoc(other(side), n)
+        if oos and z and not friend:
+            return None
+        return 0 if not z and not friend else 1 if not z else 2 if friend else 3
+
+    def may_cross(x: str, y: str) -> bool:
+        if s.data.side_features(x, y) & (BLOCKING_SIDES | {"frozen_access"}):
+            return False
+        return not gun or y in s.data.rail.get(x, ())
+
+    found = retreat_options(s.data.hexmap, s.u(units[0]).hex, 1, rank, away_from=center,
+                            may_cross=may_cross)
+    return list(found.hexes) if found.complete else []
+
+
+def test_8_6_1_a_retreats_hexes_kept_for_a_clone_are_those_the_kits_search_finds(
         engine: MotherlandEngine) -> None:
     """A retreat's hexes are kept with the game's pure results, which a clone shares (an
-    act's verifier finds its retreat again on the same position): what is kept for one
-    position is what a search finds afresh there, every unit and group of every retreat
-    along seeded games, each asked after the position before it filled the keeping."""
-    from engines.motherland.retreat import _groups, _retreat_hexes, retreat_hexes
+    act's verifier finds its retreat again on the same position), and a group's are
+    taken from its units' own: what is kept for one position is what the kit's search
+    over the whole group finds afresh there, every unit and group of every retreat along
+    seeded games, each asked after the position before it filled the keeping."""
+    from engines.motherland.retreat import _groups, retreat_hexes
 
-    compared = 0
+    compared = groups = 0
     for seed in range(1, 4):
         s = engine.new_state("4-uranus")
         for at in decisions(s, Chooser(f"retreat-check/{seed}"), 500):
@@ -124,9 +159,32 @@ def test_8_6_1_a_retreats_hexes_kept_for_a_clone_are_those_found_afresh(
             twin = at.clone()
             assert isinstance(twin, MotherlandState) and twin._pcache is at._pcache
             for units in _groups(at, frame.args).values():
+                groups += len(units) > 1
                 for group in (units, *([u] for u in units)):
                     kept = retreat_hexes(twin, group, frame.args.center)
                     assert retreat_hexes(at, group, frame.args.center) == kept
-                    assert kept == _retreat_hexes(at, group, frame.args.center)
+                    assert kept == kit_search(at, group, frame.args.center)
                     compared += 1
-    assert compared >= 20
+    assert compared >= 20 and groups >= 3
+
+
+def test_8_6_1_a_stack_retreats_only_where_each_of_its_units_may_go(
+        rules_engine: MotherlandEngine) -> None:
+    """8.6.1 with 5.2.1: a German Corps and a Finnish army retreat together from 1403;
+    Finland's 1402, the Finns' best hex (no enemy ZOC), is barred to the Germans, so
+    the stack goes only into the hexes in the Soviets' ZOC, open to both, whichever unit
+    is named first; the Finns alone go to 1402."""
+    from engines.motherland.retreat import retreat_hexes
+
+    from .conftest import position
+
+    st = position(rules_engine, 3, "combat", "soviet",
+                  {"9K": "1403", "FinKar": "1403", "16A": "1404", "19A": "1304",
+                   "5A": "1603"})
+    both = ["1303", "1503", "1504"]
+    assert retreat_hexes(st, ["FinKar", "9K"], "1403") == both
+    assert retreat_hexes(st, ["9K", "FinKar"], "1403") == both
+    assert retreat_hexes(st, ["FinKar"], "1403") == ["1402"]
+    assert retreat_hexes(st, ["9K"], "1403") == both
+    for units in (["FinKar", "9K"], ["FinKar"], ["9K"]):
+        assert retreat_hexes(st, units, "1403") == kit_search(st, units, "1403")

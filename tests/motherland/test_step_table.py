@@ -210,7 +210,7 @@ def test_the_procedures_are_instances_of_one_class_named_as_before() -> None:
     """The seventeen procedures (supply 9.0, combat 8.2-8.7, chits 11.1, ...) are made
     without a class each (issue 35: 2.3 M instructions of every import), each naming its
     step, rule and arguments as the runtime reads them."""
-    from engines.motherland.args import ApplySideArgs
+    from engines.motherland.combat import ApplySideArgs
     from engines.motherland.steps import PROCEDURES
     from pbem.steps import NoArgs
 

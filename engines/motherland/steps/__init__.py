@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from engines.motherland.args import ApplySideArgs, RoleArgs, SideArgs, StuckArgs, UnitsArgs
+from engines.motherland.args import RoleArgs, SideArgs
 from engines.motherland.sequence import AxisFirstTurn, Game, PhaseStart, SovietFirstTurn
 from engines.motherland.steps.base import MotherlandProcedure, _procedure
 from pbem.steps import LazyStepTable, NoArgs, Step, step_table
@@ -56,6 +56,8 @@ def _rule(where: str, takes_args: bool = False) -> Callable[[MotherlandState, An
 
 
 def _procedures() -> tuple[MotherlandProcedure, ...]:
+    # a class named ``module:Name`` is kept with the rules that make its frames, and
+    # made when a frame of its procedure is first read or made (steps.base.ProcedureArgs)
     made = []
     for step, rule, where, args in (
         ("supply_start", "9.0", "supply:supply_start", NoArgs),  # 14.0, 16.5, 17.3
@@ -67,13 +69,13 @@ def _procedures() -> tuple[MotherlandProcedure, ...]:
         ("stacking", "6.0", "stacking:stacking", NoArgs),
         ("turkey", "21.2", "optional:turkey", NoArgs),
         ("admin_chits", "11.1.2", "chits:admin_chits", NoArgs),
-        ("admin_draws", "11.1.2", "chits:admin_draws", UnitsArgs),
+        ("admin_draws", "11.1.2", "chits:admin_draws", "chits:UnitsArgs"),
         ("recovery", "14.0", "admin:recovery", NoArgs),
-        ("combat_chits", "11.1.1", "chits:combat_chits", UnitsArgs),
+        ("combat_chits", "11.1.1", "chits:combat_chits", "chits:UnitsArgs"),
         ("combat_resolve", "8.2", "combat:combat_resolve", NoArgs),
-        ("apply_side", "8.5", "combat:apply_side", ApplySideArgs),
+        ("apply_side", "8.5", "combat:apply_side", "combat:ApplySideArgs"),
         ("advance_start", "8.7", "retreat:advance_start", RoleArgs),
-        ("stuck_steps", "8.5.1", "combat:stuck_steps", StuckArgs),
+        ("stuck_steps", "8.5.1", "combat:stuck_steps", "combat:StuckArgs"),
         ("combat_end", "8.0", "combat:combat_end", NoArgs),
     ):
         made.append(_procedure(step, rule, _rule(where, args is not NoArgs), args))

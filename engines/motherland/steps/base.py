@@ -19,17 +19,40 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
     from pbem.grammar import Act
 
-class CombatArgs:
-    """A step's ``Args`` named, not held: the class of :mod:`engines.motherland.combat_args`
-    of that name, imported when the runtime first reads or makes one of its frames (a
-    legal listing at a retreat never does: issue 35), then kept on the step's class."""
+def args_class(where: str) -> type[Any]:
+    """The class ``module:Name`` of this engine (a step's frames' arguments)."""
+    module, _, name = where.partition(":")
+    found: type[Any] = getattr(import_module(f"engines.motherland.{module}"), name)
+    return found
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+
+class CombatArgs:
+    """A step's ``Args`` named, not held: the class of that name of
+    :mod:`engines.motherland.combat_args` (or of ``module``, where the rules that make
+    its frames keep it), imported when the runtime first reads or makes one of its
+    frames (a legal listing at a retreat never does: issue 35), then kept on the step's
+    class."""
+
+    def __init__(self, name: str, module: str = "combat_args") -> None:
+        self.where = f"{module}:{name}"
 
     def __get__(self, step: object, owner: type[Any]) -> type[Any]:
-        found: type[Any] = getattr(import_module("engines.motherland.combat_args"), self.name)
+        found = args_class(self.where)
         owner.Args = found
+        return found
+
+
+class ProcedureArgs:
+    """A procedure's ``Args`` named ``module:Name`` (:class:`MotherlandProcedure`), the
+    class imported when the runtime first reads or makes one of its frames, then kept on
+    the procedure itself, where it is read from then on: the combat procedures' classes
+    are kept with the combat rules, which a retreat's act never loads (issue 35)."""
+
+    def __get__(self, step: object, owner: type[Any]) -> type[Any]:
+        if not isinstance(step, MotherlandProcedure):
+            return NoArgs
+        found = args_class(step.args_at)
+        vars(step)["Args"] = found
         return found
 
 
@@ -56,10 +79,17 @@ class MotherlandProcedure(Procedure["MotherlandState"]):
     for the seventeen, each procedure an instance naming its step, rule and arguments:
     a class made for each was 2.3 M instructions of every command's import (issue 35)."""
 
+    Args = ProcedureArgs()
+
     def __init__(self, step: str, rule: str, do: Callable[[MotherlandState, Any], None],
-                 args: type[Any] = NoArgs) -> None:
-        # what a class of its own would declare, read off the step by the runtime
-        vars(self).update(name=step, rule=rule, Args=args)
+                 args: type[Any] | str = NoArgs) -> None:
+        # what a class of its own would declare, read off the step by the runtime; a
+        # class named (``module:Name``) is read when first asked (ProcedureArgs)
+        vars(self).update(name=step, rule=rule)
+        if isinstance(args, str):
+            self.args_at = args
+        else:
+            vars(self)["Args"] = args
         self._do = do
 
     def run(self, s: MotherlandState, args: Any, flow: Flow) -> list[Event]:
@@ -69,6 +99,6 @@ class MotherlandProcedure(Procedure["MotherlandState"]):
 
 
 def _procedure(step: str, rule: str, do: Callable[[MotherlandState, Any], None],
-               args: type[Any] = NoArgs) -> MotherlandProcedure:
+               args: type[Any] | str = NoArgs) -> MotherlandProcedure:
     """A procedure that runs one rule of the state with the frame's arguments."""
     return MotherlandProcedure(step, rule, do, args)

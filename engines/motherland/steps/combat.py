@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engines.motherland.args import RollArgs, UnitsArgs
+from engines.motherland.args import RollArgs
 from engines.motherland.const import DONE, SOVIET
 from engines.motherland.notation import KEEP, act
 from engines.motherland.steps.base import FIRST_LISTED, CombatArgs, EndedChoice
@@ -17,12 +17,8 @@ from pbem.steps import Choice, Flow, Refusal, Roll, Step
 # restored retreat's listing (8.6.1) uses none of them (issue 35: 1 M instructions)
 
 if TYPE_CHECKING:
-    from engines.motherland.combat_args import (
-        DrawArgs,
-        KeepArgs,
-        LoseArgs,
-        TakeArgs,
-    )
+    from engines.motherland.chits import DrawArgs, KeepArgs, UnitsArgs
+    from engines.motherland.combat_args import LoseArgs, TakeArgs
     from engines.motherland.state import MotherlandState
 
 
@@ -34,7 +30,7 @@ class Generals(EndedChoice):
     rule = "16.5"
     order = "use no General when chits are drawn in the other side's file"
     done = DONE["generals"]
-    Args = UnitsArgs
+    Args = CombatArgs("UnitsArgs", "chits")
     default_option = 0
     when_empty, auto = "end", True
     #: 16.5: the Soviet player declares a General "when drawing" a unit's chit, before the
@@ -74,7 +70,7 @@ class KeepChit(Choice["MotherlandState"]):
     kind = "chit-choice"
     rule = "16.5"
     order = f"which of a General's two chits to keep: {FIRST_LISTED}"
-    Args = CombatArgs("KeepArgs")
+    Args = CombatArgs("KeepArgs", "chits")
     default_option = 0
     when_empty = "end"
     prompt_template = "the Soviet player keeps one of two chits for {unit}"
@@ -100,7 +96,7 @@ class DrawChits(Roll["MotherlandState"]):
 
     name = "draw"
     rule = "11.1"
-    Args = CombatArgs("DrawArgs")
+    Args = CombatArgs("DrawArgs", "chits")
     #: sealed dice (issue 21): a draw may wait where the steps below say the rules let it
     #: (Conversions 17.2.1, Generals 16.5); anywhere else it is drawn before play goes on
     batch = "chits"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engines.motherland.args import MoveArgs, RollArgs, SideArgs
+from engines.motherland.args import RollArgs, SideArgs
 from engines.motherland.combat import eliminate
 from engines.motherland.const import AXIS, DONE, SOVIET
 from engines.motherland.movement import apply_move, move_options
@@ -14,7 +14,7 @@ from engines.motherland.notation import BAKU_FACTORY, ELIMINATE, PLACE, act
 from engines.motherland.notation import ending as end_word
 from engines.motherland.optional import apply_baku, on_baku
 from engines.motherland.overrun import apply_overrun
-from engines.motherland.phase_args import HexArgs, NArgs
+from engines.motherland.phase_args import HexArgs, MoveArgs, NArgs
 from engines.motherland.reinforcements import (
     on_returning,
     place_reinforcement,
