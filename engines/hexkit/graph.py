@@ -162,13 +162,29 @@ def breadth_first(
             paths[n] = (*paths[p], n)
         del paths[start]
         return paths
+    return paths_to(parent, start, [n for n in parent if n in ends])
+
+
+def paths_to(prev: Mapping[HexId, HexId], start: HexId, ends: Iterable[HexId]
+             ) -> dict[HexId, tuple[HexId, ...]]:
+    """The path from ``start`` to each of ``ends`` (start first) along a search's
+    predecessors ``prev``, in the order of ``ends``: each hex's path its predecessor's
+    and one more, walked back only to the first hex whose path is made (a listing writes
+    hundreds of paths that share their first hexes: issue 35)."""
+    made: dict[HexId, tuple[HexId, ...]] = {start: (start,)}
     out: dict[HexId, tuple[HexId, ...]] = {}
-    for n in parent:
-        if n in ends:
-            back = [n]
-            while back[-1] != start:
-                back.append(parent[back[-1]])
-            out[n] = tuple(reversed(back))
+    for h in ends:
+        got = made.get(h)
+        if got is None:
+            back = [h]
+            x = prev[h]
+            while x not in made:
+                back.append(x)
+                x = prev[x]
+            got = made[x]
+            for x in reversed(back):
+                got = made[x] = (*got, x)
+        out[h] = got
     return out
 
 

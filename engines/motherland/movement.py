@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
+from engines.hexkit.graph import paths_to
 from engines.hexkit.movement import MoveClass, MoveCosts, breadth_first, reachable
 from engines.hexkit.zoc import ZocPolicy
 from engines.motherland.const import AXIS, BLOCKING_SIDES, DONE, SOVIET, other
@@ -293,23 +294,9 @@ def reach(s: MotherlandState, uid: str, exploit: bool = False,
     found = reachable(
         _move_costs(s, uid), start, mp, zoc=ez, policy=policy, blocked=blocked,
         min_one_hex=one_hex)  # 5.1.3: may always move one hex
-    # found.path_to of every end, each path its predecessor's and one more hex, walked
-    # back only to the first hex with its path made (no call a hex: a first listing
-    # writes some 650 paths a search)
-    prev = found.prev
-    paths: dict[str, tuple[str, ...]] = {start: (start,)}
-    for h in found.ends:
-        if h in water or h in paths:
-            continue  # no move ends on the ice (5.1.7)
-        back = [h]
-        x = prev[h]
-        while x not in paths:
-            back.append(x)
-            x = prev[x]
-        made = paths[x]
-        for x in reversed(back):
-            made = paths[x] = (*made, x)
-    out = {h: paths[h] for h in found.ends if h not in water}
+    # found.path_to of every end (a first listing writes some 650 paths a search); no
+    # move ends on the ice (5.1.7)
+    out = paths_to(found.prev, start, [h for h in found.ends if h not in water])
     s._pcache[key] = s._pcache[search] = out
     return out
 
