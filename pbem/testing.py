@@ -136,6 +136,23 @@ def fresh_run(code: str, given: str | None = None) -> list[str]:
     return out.stdout.splitlines()
 
 
+def returns_of(patch: Any, owner: object, name: str) -> list[Any]:
+    """Every value ``owner.name`` (a function, or a plain method of a class) returns
+    from now on, in order: it is wrapped through ``patch`` (a pytest ``MonkeyPatch``),
+    which puts it back.  A test that asks whether a result was carried over or made
+    anew looks for it here."""
+    made: list[Any] = []
+    real = getattr(owner, name)
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        out = real(*args, **kwargs)
+        made.append(out)
+        return out
+
+    patch.setattr(owner, name, recording)
+    return made
+
+
 _COUNT_COMPILES = """
 import builtins, json
 {first}

@@ -505,16 +505,9 @@ def test_the_facts_after_a_change_are_the_facts_of_the_new_placement(
     units and stacks are those found from every unit."""
     from engines.backhand.state import _BOARDS
     from engines.hexkit.facts import BoardFacts
+    from pbem.testing import returns_of
 
-    made: list[BoardFacts] = []
-    changed = BoardFacts.changed
-
-    def counted(self: BoardFacts, *args: Any) -> BoardFacts:
-        out = changed(self, *args)
-        made.append(out)
-        return out
-
-    monkeypatch.setattr(BoardFacts, "changed", counted)
+    made: list[BoardFacts] = returns_of(monkeypatch, BoardFacts, "changed")
     carried = 0
     for scenario, seed in (("high-water-mark", "bbfacts/1"), ("backhand-blow", "bbfacts/2")):
         for s in _sampled(scenario, seed, 1200, 1):

@@ -4,8 +4,6 @@ snapshot holds none of it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from engines.hexkit.facts import ALL_EXERT, BoardFacts, ZocRule
@@ -142,19 +140,11 @@ def test_the_facts_after_a_move_are_the_facts_of_the_new_placement() -> None:
     with the changed units changed, everyone's and each side's stacks carried over
     (BoardFacts.changed): along a seeded playout of the first day, at every decision,
     they are what facts made from every unit's place give, and so are the stacks."""
-    from pbem.testing import Chooser, decisions
-
-    made: list[BoardFacts] = []
-    changed = BoardFacts.changed
-
-    def counted(self: BoardFacts, *args: Any) -> BoardFacts:
-        out = changed(self, *args)
-        made.append(out)
-        return out
+    from pbem.testing import Chooser, decisions, returns_of
 
     carried = 0
     with pytest.MonkeyPatch.context() as m:
-        m.setattr(BoardFacts, "changed", counted)
+        made: list[BoardFacts] = returns_of(m, BoardFacts, "changed")
         game = ENGINE.new_state("first-day")
         for s in decisions(game, Chooser("p48facts/1"), 600):
             assert isinstance(s, P48State)
