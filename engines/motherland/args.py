@@ -33,8 +33,6 @@ class SideArgs:
     side: str = AXIS
 
 
-
-
 @dataclass
 class RetreatArgs:
     """A retreat (8.6.1): the side, the hex it leaves, its role in the combat, and the
@@ -46,13 +44,11 @@ class RetreatArgs:
     left: dict[str, int] = field(default_factory=dict)
 
 
-
 @dataclass
 class RoleArgs:
     """The side's role in the combat (attacker or defender) whose advance begins (8.7)."""
 
     role: str = ""
-
 
 
 @dataclass

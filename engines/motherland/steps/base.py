@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
     from pbem.grammar import Act
 
+
 def args_class(where: str) -> type[Any]:
     """The class ``module:Name`` of this engine (a step's frames' arguments)."""
     module, _, name = where.partition(":")
