@@ -496,7 +496,7 @@ class HexMap(Shared):
     def _kept_hex(self, h: HexId
                   ) -> tuple[Mapping[HexId, frozenset[str]], tuple[str, ...]] | None:
         """``h``'s own record of a map read back from the data cache
-        (``hexkit.scenario._hex_records``): the hexsides it is the lower hex of
+        (``hexkit.scenario_parse._hex_records``): the hexsides it is the lower hex of
         (:func:`~engines.hexkit.geometry.hexside`), each with its features, and the
         areas it is in; None when the map has no such records (built here), they do
         not read back, or so many hexes were asked that the whole tables are cheaper."""

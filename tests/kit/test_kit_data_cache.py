@@ -11,7 +11,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from engines.hexkit import scenario
+from engines.hexkit import scenario, scenario_parse
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import load_scenario_path, parse_doc, parse_map
 from kit.helpers import DATA
@@ -38,7 +38,7 @@ def test_every_shipped_map_comes_back_the_same(engine_id: str) -> None:
     sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
     assert sset.map_doc is not None
     built = scenario._build_map(sset.docs[sset.map_doc])
-    _same_map(scenario._map_from_data(scenario._map_data(built)), built)
+    _same_map(scenario._map_from_data(scenario_parse.map_data(built)), built)
 
 
 @pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
@@ -52,7 +52,7 @@ def test_a_kept_grid_makes_its_cubes_when_first_asked(engine_id: str) -> None:
     sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
     built = scenario._build_map(sset.docs[sset.map_doc or ""])
     table = built.grid._cubes
-    grid = scenario._map_from_data(scenario._map_data(built)).grid
+    grid = scenario._map_from_data(scenario_parse.map_data(built)).grid
     assert "_cubes" not in grid.__dict__
     ids = list(table)
     first = [grid.to_cube(h) for h in ids[:WORKED_OUT]]
@@ -62,7 +62,7 @@ def test_a_kept_grid_makes_its_cubes_when_first_asked(engine_id: str) -> None:
     grid.to_cube(ids[-1])
     assert list(grid.__dict__["_cubes"].items()) == list(table.items())
     # every cell's cube worked out from its id is the table's
-    other = scenario._map_from_data(scenario._map_data(built)).grid
+    other = scenario._map_from_data(scenario_parse.map_data(built)).grid
     for h in ids:
         other.__dict__["_asked"] = 0
         assert other.to_cube(h) == table[h], h
@@ -77,7 +77,7 @@ def test_kept_map_is_columns_and_a_bad_code_is_a_miss(
     not a map this code wrote, and the map is built again, the same."""
     sset = load_scenario_path(files("scenarios") / "48th-panzer-korps", label="48pk")
     built = scenario._build_map(sset.docs[sset.map_doc or ""])
-    data = scenario._map_data(built)
+    data = scenario_parse.map_data(built)
     cells, qs, rs, ss = msgpack.unpackb(data["cells"])
     assert len(cells) == len(qs) == len(rs) == len(ss) == 2160
     assert all(type(q) is int for q in qs)
@@ -114,7 +114,7 @@ def test_a_kept_map_reads_its_cells_and_neighbors_when_first_asked(
     it is made again from the map, the values a built map has."""
     sset = load_scenario_path(files("scenarios") / "48th-panzer-korps", label="48pk")
     built = scenario._build_map(sset.docs[sset.map_doc or ""])
-    data = scenario._map_data(built)
+    data = scenario_parse.map_data(built)
     assert type(data["cells"]) is bytes and type(data["adjacency"]) is bytes
     unpacked: list[bytes] = []
     real_unpack = msgpack.unpackb
@@ -149,7 +149,7 @@ def test_a_kept_neighbor_table_is_msgpacks_tuples_and_a_damaged_one_is_made_agai
     damaged entry) is made again from the map, where turning it into tuples raised."""
     sset = load_scenario_path(files("scenarios") / "white-death", label="wd")
     built = scenario._build_map(sset.docs[sset.map_doc or ""])
-    data = scenario._map_data(built)
+    data = scenario_parse.map_data(built)
     made: list[Any] = []
     real_unpack = msgpack.unpackb
 
@@ -179,7 +179,7 @@ def test_a_kept_map_makes_its_hexside_and_area_tables_when_first_asked(engine_id
     sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
     doc = sset.docs[sset.map_doc or ""]
     built = scenario._build_map(doc)
-    data = scenario._map_data(built)
+    data = scenario_parse.map_data(built)
     lazy = ("hexsides", "facing", "networks", "areas")
     assert all(type(data[name]) is bytes for name in lazy)
     kept = scenario._map_from_data(data)
@@ -211,7 +211,7 @@ def test_a_kept_hexside_table_that_does_not_add_up_is_the_built_one() -> None:
     sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
     doc = sset.docs[sset.map_doc or ""]
     built = scenario._build_map(doc)
-    data = scenario._map_data(built)
+    data = scenario_parse.map_data(built)
     kinds, ends, codes = msgpack.unpackb(data["hexsides"])
     assert len(kinds) < len(codes) == len(built.hexsides) == len(ends) // 2
     for bad in ([kinds, ends[:-2], codes], [kinds, ends, [*codes[:-1], len(kinds)]],
@@ -235,9 +235,9 @@ def test_second_load_parses_nothing(data_cache: Path, monkeypatch: pytest.Monkey
     def no_parse(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr(scenario, "_parse_toml", no_parse)
-    monkeypatch.setattr(scenario, "_build_map", no_parse)
-    monkeypatch.setattr(scenario, "_find_stand_ins", no_parse)
+    monkeypatch.setattr(scenario_parse, "parse_toml", no_parse)
+    monkeypatch.setattr(scenario_parse, "build_map", no_parse)
+    monkeypatch.setattr(scenario_parse, "find_stand_ins", no_parse)
     again = load_scenario_path(TINY)
     assert again.stand_ins == first.stand_ins and again.stand_ins
     assert {n: dict(d.data) for n, d in again.docs.items()} == \
@@ -261,10 +261,10 @@ def test_a_kept_file_decodes_its_tables_when_first_asked(
     kept = again.docs[again.map_doc]
     assert "data" not in kept.__dict__ and kept.packed
     assert {n: d.top for n, d in again.docs.items()} == {n: tuple(d) for n, d in parsed.items()}
-    real_parse = scenario._parse_toml
-    monkeypatch.setattr(scenario, "_parse_toml", lambda *a, **k: pytest.fail("parsed again"))
+    real_parse = scenario_parse.parse_toml
+    monkeypatch.setattr(scenario_parse, "parse_toml", lambda *a, **k: pytest.fail("parsed again"))
     assert dict(kept.data) == parsed[again.map_doc]
-    monkeypatch.setattr(scenario, "_parse_toml", real_parse)
+    monkeypatch.setattr(scenario_parse, "parse_toml", real_parse)
     for bad in (kept.packed[: len(kept.packed) // 2], msgpack.packb({"other": 1}), b"",
                 msgpack.packb([1, 2])):
         damaged = dataclasses.replace(kept, packed=bad)
@@ -291,7 +291,7 @@ def test_a_warm_load_reads_one_entry_for_its_files(
         return real_load(kind, key)
 
     monkeypatch.setattr(datacache, "load", counting)
-    monkeypatch.setattr(scenario, "_parse_toml", lambda *a, **k: pytest.fail("parsed again"))
+    monkeypatch.setattr(scenario_parse, "parse_toml", lambda *a, **k: pytest.fail("parsed again"))
     again = load_scenario_path(copy)
     assert [k for k in loaded if k != "code"] == ["toml-set", "hexmap"]
     assert again.stand_ins == first.stand_ins
@@ -511,7 +511,7 @@ def test_a_map_not_kept_makes_no_neighbor_table_until_asked() -> None:
     assert "adjacency" not in hexmap.__dict__
     assert hexmap.neighbors("0303") and "adjacency" not in hexmap.__dict__
     assert hexmap.adjacency and "adjacency" in hexmap.__dict__
-    assert scenario._map_from_data(scenario._map_data(hexmap)).adjacency == hexmap.adjacency
+    assert scenario._map_from_data(scenario_parse.map_data(hexmap)).adjacency == hexmap.adjacency
 
 
 def test_map_build_names_the_first_bad_hex() -> None:
@@ -698,7 +698,7 @@ def test_a_kept_neighbour_table_is_the_table_read_back(
     map's."""
     sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
     built = scenario._build_map(sset.docs[sset.map_doc or ""])
-    kept = scenario._map_from_data(scenario._map_data(built))
+    kept = scenario._map_from_data(scenario_parse.map_data(built))
     read: list[Any] = []
     unpack = msgpack.unpackb
 

@@ -13,7 +13,7 @@ from importlib.resources import files
 import msgpack
 import pytest
 
-from engines.hexkit import scenario
+from engines.hexkit import scenario, scenario_parse
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import load_scenario_path
 
@@ -28,7 +28,7 @@ def _built(engine_id: str) -> HexMap:
 
 def _kept(built: HexMap) -> HexMap:
     """The map as a command reads it back from the data cache (through msgpack)."""
-    data = msgpack.unpackb(msgpack.packb(scenario._map_data(built), use_bin_type=True),
+    data = msgpack.unpackb(msgpack.packb(scenario_parse.map_data(built), use_bin_type=True),
                            raw=False, strict_map_key=True)
     return scenario._map_from_data(data)
 
@@ -79,7 +79,7 @@ def test_a_few_hexes_asked_decode_neither_table_and_many_decode_them() -> None:
 
 def test_a_record_that_does_not_read_back_leaves_it_to_the_tables() -> None:
     built = _built("for-the-motherland")
-    data = scenario._map_data(built)
+    data = scenario_parse.map_data(built)
     starts, blob = data["by_hex"]
     for bad in ([starts, b"\xc1" * len(blob)],           # not msgpack
                 [starts, msgpack.packb([1]) * len(blob)],  # msgpack, not a record

@@ -425,11 +425,11 @@ def test_float_in_map_named_first_in_key_order_and_looked_for_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 35: a map is searched for floats without building a path a value; only a
     map that has one is walked again to name it, the first in key order as before."""
-    from engines.hexkit import scenario
+    from engines.hexkit import scenario_parse
 
     root = _copy(tmp_path)
     with monkeypatch.context() as m:
-        m.setattr(scenario, "_name_float", lambda *a: pytest.fail("walked with paths"))
+        m.setattr(scenario_parse, "_name_float", lambda *a: pytest.fail("walked with paths"))
         assert load_scenario_path(root).map is not None
     _edit(root / "map.toml", '"h" = { name = "hill", color = "#b09060", high = true }',
           '"h" = { name = "hill", color = "#b09060", height = 1.5, depth = 2.5 }')
