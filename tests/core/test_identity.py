@@ -563,6 +563,7 @@ def test_a_verified_signature_is_not_verified_again(monkeypatch: pytest.MonkeyPa
     me = Identity.from_secret(b"\x05" * 32, "Cache")
     message = b"pbem/v1/turn\0" + b"x" * 1000
     signature = me.sign(message)
+    identity_module._verified.clear()  # the signer's own, kept as verified: checked here
     verify(me.public_key, message, signature)
     verify(me.public_key, message, signature)
     assert _CountingKey.calls == 1
@@ -579,6 +580,29 @@ def test_a_verified_signature_is_not_verified_again(monkeypatch: pytest.MonkeyPa
     # a degenerate key is refused before the cache is asked
     with pytest.raises(SignatureError):
         verify(bytes(32), message, signature)
+
+
+def test_a_signature_this_identity_made_verifies_without_a_second_check(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: what an identity signs is kept as verified (the file an act seals is
+    checked again as the game goes on from it); only those very bytes under that key
+    and signature: anything else is checked, and refused."""
+    import pbem.identity as identity_module
+
+    monkeypatch.setattr(identity_module, "_verified", {})
+    monkeypatch.setattr(identity_module, "_ED25519", _CountingKey)
+    _CountingKey.calls = 0
+    me = Identity.from_secret(b"\x09" * 32, "Own")
+    message = b"pbem/v1/turn\0" + b"o" * 500
+    signature = me.sign(message)
+    verify(me.public_key, message, signature)
+    assert _CountingKey.calls == 0
+    with pytest.raises(SignatureError):
+        verify(me.public_key, message + b"p", signature)
+    other = Identity.from_secret(b"\x0a" * 32, "Other")
+    with pytest.raises(SignatureError):
+        verify(other.public_key, message, signature)
+    assert _CountingKey.calls == 2
 
 
 def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -786,6 +810,7 @@ def test_a_verification_is_remembered_by_the_message_itself_not_its_hash(
     me = Identity.from_secret(b"\x07" * 32, "Bytes")
     message = b"pbem/v1/save\0" + b"s" * 8000
     signature = me.sign(message)
+    identity_module._verified.clear()  # the signer's own, kept as verified: checked here
     verify(me.public_key, message, signature)
     verify(me.public_key, bytes(message), signature)  # equal bytes, another object
     assert _CountingKey.calls == 1
