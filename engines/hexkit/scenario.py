@@ -3,7 +3,9 @@
 Data files are what a player edits (to replace a stand-in chart with the printed one,
 or to correct a hex), so every error names the file, the key and, where it can be
 found, the line; the message is a :class:`~pbem.errors.ScenarioError`.  The format is
-described for players in ``docs/scenario-format.md``; this module is its reference.
+described for players in ``docs/scenario-format.md``; this module and
+:mod:`engines.hexkit.scenario_parse` (what a load the data cache does not hold does:
+the files parsed, the map built and checked, the stand-ins found) are its reference.
 
 What the kit interprets: ``[map]`` (exactly one file holds it), ``[tables.*]`` (any
 file), ``[scenario]`` (one per playable scenario file) and every ``stand_in`` key
