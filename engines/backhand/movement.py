@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
     from engines.backhand.combat import AttackArgs
     from engines.backhand.state import BBState
-    from engines.hexkit.movement import Cost, MoveClass, StepCosts
+    from engines.hexkit.moveclass import Cost, MoveClass
+    from engines.hexkit.stepcosts import StepCosts
 
 #: this module: its ``reachable`` is read as an attribute, so that the kit's search loads
 #: with the first move looked at (the other phases' commands never search: issue 35) and
