@@ -23,8 +23,8 @@ from pbem.sha import content_digest
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from engines.hexkit.movement import StepCosts
     from engines.hexkit.scenario import Doc
+    from engines.hexkit.stepcosts import StepCosts
 
     #: what units.toml gives the rules: the counters (2.4), the German formations
     #: (15.2), the Uprising Forces' factors and rating (17.0) and the Front Markers'
@@ -445,7 +445,7 @@ class _Costs(dict[tuple[str, bool], "StepCosts"]):
             raise KeyError(key)
         # the kit's movement modules load with the first move priced: a command of
         # another phase (combat, the administrative segment) moves nothing (issue 35)
-        from engines.hexkit.movement import StepCosts, move_class_from_chart
+        from engines.hexkit.stepcosts import StepCosts, move_class_from_chart
 
         col = f"{COLUMN[weather]}_{'mot' if mot else 'non'}"
         d = self._data

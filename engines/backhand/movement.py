@@ -3,7 +3,6 @@ costs."""
 
 from __future__ import annotations
 
-import heapq
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +15,8 @@ if TYPE_CHECKING:
 
     from engines.backhand.combat import AttackArgs
     from engines.backhand.state import BBState
-    from engines.hexkit.movement import Cost, MoveClass, StepCosts
+    from engines.hexkit.moveclass import Cost, MoveClass
+    from engines.hexkit.stepcosts import StepCosts
 
 #: this module: its ``reachable`` is read as an attribute, so that the kit's search loads
 #: with the first move looked at (the other phases' commands never search: issue 35) and
@@ -140,39 +140,44 @@ def _within(s: BBState, costs: StepCosts, origin: str, goal: str, ma: int,
     def rest(h: str) -> int:  # the least the move from ``h`` on to the goal costs
         q, r = axial(h)
         return per_hex * ((abs(q - gq) + abs(r - gr) + abs(q + r - gq - gr)) // 2)
+    first = rest(origin)
+    if first > budget:
+        return False  # every hex on the way weighs as much or more (no step is cheaper)
     best: dict[int, int] = {start: 0}
     done: set[int] = set()
-    # a hex on the heap is one int, (weight * (budget + 1) + cost) * size + index: the
-    # order of the triples (weight, cost, index) it stands for, no weight or cost above
-    # the budget ever being pushed, without a triple made and compared element by
-    # element at every push and pop (issue 35)
+    # the hexes to finish by weight, a list for each weight up to the budget (a hex
+    # above it is never entered), each hex one int, cost * size + index: no weight met
+    # is below the one being finished (a step costs at least the drop in ``rest`` it
+    # makes), so the lists are taken in order, each hex of the lightest list finished at
+    # its least cost, in any order within it; no heapq, whose load was 0.7 M
+    # instructions of a receive (issue 35)
     size = len(ids)
-    span = budget + 1
-    heap = [rest(origin) * span * size + start]
-    pop, push, get_best, steps = heapq.heappop, heapq.heappush, best.get, costs.steps
-    while heap:
-        c, i = divmod(pop(heap), size)
-        c %= span
-        if i in done or c != best[i]:
-            continue
-        if i == target:
-            return True
-        done.add(i)
-        if i != start and ids[i] in ez:
-            continue  # 6.0: a move ends on entering an enemy ZOC
-        for j, step in steps[i]:
-            if step < 0:
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
+    buckets[first].append(start)
+    get_best, steps = best.get, costs.steps
+    for bucket in buckets:
+        while bucket:
+            c, i = divmod(bucket.pop(), size)
+            if i in done or c != best[i]:
                 continue
-            nc = c + step
-            old = get_best(j)
-            if old is not None and nc >= old:
-                continue
-            h = ids[j]
-            weight = nc + rest(h)
-            if weight > budget or (old is None and h in enemy):
-                continue
-            best[j] = nc
-            push(heap, (weight * span + nc) * size + j)
+            if i == target:
+                return True
+            done.add(i)
+            if i != start and ids[i] in ez:
+                continue  # 6.0: a move ends on entering an enemy ZOC
+            for j, step in steps[i]:
+                if step < 0:
+                    continue
+                nc = c + step
+                old = get_best(j)
+                if old is not None and nc >= old:
+                    continue
+                h = ids[j]
+                weight = nc + rest(h)
+                if weight > budget or (old is None and h in enemy):
+                    continue
+                best[j] = nc
+                buckets[weight].append(nc * size + j)
     return False
 
 

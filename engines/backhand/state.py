@@ -34,7 +34,7 @@ from engines.backhand.position import (
     units_from_data,
 )
 from engines.hexkit.facts import BoardFacts, Placed, Placement
-from pbem import canonical, codec
+from pbem import canonical
 from pbem.engine import Action, Decision, Engine, Event, Outcome, Result
 from pbem.grammar import Act
 from pbem.memo import Memo
@@ -190,6 +190,11 @@ class BBState(StepState[Position]):
             return
         read = position_from_data(pos, units) if self.Position is Position else None
         if read is None:
+            # the codec loads only for a position position_from_data does not take: it
+            # was imported with the engine, 1.5 M instructions of every turn command,
+            # which reads its positions the way above (issue 35)
+            from pbem import codec
+
             read = codec.from_data(self.Position, {**pos, "units": {}})
             read.units = units
         self.pos = read

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import heapq
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import zoc_hexes
@@ -72,19 +71,23 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     column = columns[0] if len(columns) == 1 else None
     cd = d.map.grid.numbering.col_digits
     toward = _toward_sources(d, side)
-    pop, push, get_known = heapq.heappop, heapq.heappush, known.get
-    # a hex on the heap is one int, its distance times the map's size plus its index:
-    # the order the pairs (distance, hex) had, the map's hexes being in id order, without
-    # a pair made and compared element by element at every push and pop, and the index
-    # of the hex popped read off the int, not looked up (issue 35: the searches of turn
-    # 2's supply check, 4.2 I.D, were 6.5 M instructions of a receive)
-    size = len(ids)
-    heap = [index[h]]
+    get_known = known.get
+    # the hexes met and not yet searched from, by their distance from the sources'
+    # columns, the nearest taken first: a dict of lists (a few distances at a time),
+    # each hex its map index, not heapq, whose load was 0.7 M instructions of a receive
+    # (issue 35); which of the nearest is taken first changes which hexes are met, not
+    # the answer
+    frontier: dict[int, list[int]] = {0: [index[h]]}
     seen = [h]
     visited = {h}
     found = False
-    while heap and not found:
-        for j in adjacency[pop(heap) % size]:
+    while frontier and not found:
+        low = min(frontier)
+        bucket = frontier[low]
+        i = bucket.pop()
+        if not bucket:
+            del frontier[low]
+        for j in adjacency[i]:
             n = ids[j]
             if n in visited or n in blocked:
                 continue
@@ -96,8 +99,12 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
                 break
             visited.add(n)
             seen.append(n)
-            push(heap, (abs(int(n[:cd]) - column) if column is not None else toward(n)) * size
-                 + j)
+            far = abs(int(n[:cd]) - column) if column is not None else toward(n)
+            near = frontier.get(far)
+            if near is None:
+                frontier[far] = [j]
+            else:
+                near.append(j)
     if not found or h not in blocked:
         # exhausted: every free hex met is cut off; found from a free start: every hex
         # met is joined to the start, and so to the source
@@ -133,17 +140,28 @@ def in_clear_region(s: BBState, side: str, h: str) -> bool:
     if h in sources:
         return True
     toward, nbrs = _toward_sources(s.data, side), s.data.nbrs
-    heap = [(toward(h), h)]
+    # the hexes to search from by their distance from the sources, the nearest first
+    # (:func:`_joined`'s frontier)
+    frontier: dict[int, list[str]] = {0: [h]}
     seen = {h}
-    while heap:
-        _, x = heapq.heappop(heap)
+    while frontier:
+        low = min(frontier)
+        bucket = frontier[low]
+        x = bucket.pop()
+        if not bucket:
+            del frontier[low]
         for n in nbrs[x]:
             if n in seen or n in blocked:
                 continue
             if n in sources:
                 return True
             seen.add(n)
-            heapq.heappush(heap, (toward(n), n))
+            far = toward(n)
+            near = frontier.get(far)
+            if near is None:
+                frontier[far] = [n]
+            else:
+                near.append(n)
     return False
 
 

@@ -423,8 +423,9 @@ class HexMap(Shared):
         d = self.__dict__
         names: frozenset[str] | None = d.get("_side_names")
         if names is None:
-            names = d["_side_names"] = frozenset(
-                f for fs in self.hexsides.values() for f in fs)
+            # one union in C of every hexside's set, not a generator a feature (a tenth
+            # of the time)
+            names = d["_side_names"] = frozenset().union(*self.hexsides.values())
         return names
 
     def has_side(self, a: HexId, b: HexId, feature: str) -> bool:

@@ -2,7 +2,8 @@
 once, with :meth:`MoveClass.step_cost`'s answers (issue 35).
 
 Imported by :mod:`engines.hexkit.movement` when a table is compiled, not when a command
-loads it from the data cache: most commands never price a step.
+loads it from the data cache, and by :mod:`engines.hexkit.stepcosts` when a hex's steps
+are first priced: most commands never price a step.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 from engines.hexkit.geometry import Hexside
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
-from engines.hexkit.movement import Cost, MoveClass, _denominator, _unscale, crossing_cost
+from engines.hexkit.moveclass import Cost, MoveClass, crossing_cost
 from engines.hexkit.shared import fraction_type
+from engines.hexkit.stepcosts import _denominator, _unscale
 
 if TYPE_CHECKING:  # a map seen through an overlay is priced alike: only annotated here
     from engines.hexkit.overlay import OverlaidMap
