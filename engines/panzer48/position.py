@@ -78,6 +78,22 @@ class Unit:
     spent: MPs = NO_MPS
     placed: bool = False
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # every write of what the board facts read of a unit counts (PLACEMENT_WRITES),
+        # so that P48State.facts knows in one comparison that none moved
+        if name in PLACEMENT_FIELDS:
+            PLACEMENT_WRITES[0] += 1
+        object.__setattr__(self, name, value)
+
+
+#: what the board facts read of a unit (engines.panzer48.state.P48State.facts): where it
+#: is, its hex, its losses and whether it retreated (5)
+PLACEMENT_FIELDS = frozenset(("where", "hex", "losses", "retreated"))
+#: writes of those fields of any unit so far, in this process: the board facts kept for a
+#: position stand while this count, the units dict and its units are those they were
+#: found with (a count, not a flag per position: a unit does not know its position)
+PLACEMENT_WRITES = [0]
+
 
 @dataclass
 class Fire:

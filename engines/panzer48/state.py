@@ -18,9 +18,11 @@ from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.panzer48.data import SIDES, Data, UnitInfo, data
 from engines.panzer48.notation import CHECK, COMMIT, OPEN, RETREAT, parse
 from engines.panzer48.position import (
+    PLACEMENT_WRITES,
     Combat,
     Position,
     SideArgs,
+    Unit,
     position_data,
     read_position,
 )
@@ -40,8 +42,10 @@ if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
 SEQUENCE_ONLY = ("turn", "player-turn", "prepared-phase", "movement-phase",
                  "player-turn-end", "turn-end")
 
-#: the units' ids and placed fields, and the board facts of them
-_Kept = tuple[tuple[tuple[str, ...], list[tuple[str, str, int, bool]]], BoardFacts]
+#: the units dict, its units and the count of placement writes the facts were last
+#: asked at; the units' ids and placed fields; and the board facts of them
+_Kept = tuple[tuple[dict[str, Unit], tuple[Unit, ...], int],
+              tuple[tuple[str, ...], list[tuple[str, str, int, bool]]], BoardFacts]
 
 
 class P48State(StepState[Position]):
@@ -52,6 +56,9 @@ class P48State(StepState[Position]):
     #: position and the frames, so never them
     clone_shares = ("_facts", "control_kept")
     _facts: _Kept | None = None
+    #: tests only (tests/panzer48/test_board_facts.py): facts kept because no placed
+    #: field was written are checked against the units' fields read again
+    check_kept_facts = False
     #: the board facts 10's control was last set from, and the control it left
     #: (victory.update_control asks again only the hexes near a unit placed otherwise
     #: since): replaced, never changed in place, so a clone shares it; not in a snapshot
@@ -96,16 +103,29 @@ class P48State(StepState[Position]):
     def facts(self) -> BoardFacts:
         """The board facts of where the units stand: occupancy, stacks and ZOCs (5)."""
         units = self.pos.units
-        # the fields of each unit its placement reads (where, hex; 5's steps and
-        # retreat), read by attribute in a comprehension: an attrgetter of the four cost
-        # twice as much (the interpreter's specialised attribute reads), and every
-        # question of the board asks this (issue 35)
+        writes = PLACEMENT_WRITES[0]
+        values = tuple(units.values())
         ids = tuple(units)
-        fields = [(x.where, x.hex, x.losses, x.retreated) for x in units.values()]
         kept = self._facts
         if kept is not None:
-            (kept_ids, kept_fields), found = kept
+            (kept_units, kept_values, kept_writes), (kept_ids, kept_fields), found = kept
+            # the same units, none of whose placed fields was written since (every write
+            # counts in PLACEMENT_WRITES): the kept facts stand, without reading each
+            # unit's fields again (issue 35: that reading was 45 M instructions of the
+            # first-day audit, most of it finding nothing moved)
+            if (kept_writes == writes and kept_units is units and kept_values == values
+                    and kept_ids == ids):
+                if self.check_kept_facts:
+                    self._check_kept_facts(kept_fields)
+                return found
+        # the fields of each unit its placement reads (where, hex; 5's steps and
+        # retreat), read by attribute in a comprehension: an attrgetter of the four cost
+        # twice as much (the interpreter's specialised attribute reads)
+        fields = [(x.where, x.hex, x.losses, x.retreated) for x in values]
+        seen = (units, values, writes)
+        if kept is not None:
             if kept_fields == fields and kept_ids == ids:
+                self._facts = (seen, (ids, fields), found)
                 return found
             if kept_ids == ids:
                 # the same units, a few moved, lost steps or left the map: only those
@@ -126,7 +146,7 @@ class P48State(StepState[Position]):
                         moved.append(Placed(u, h, info[u].side,
                                             (info[u].steps - losses, retreated)))
                 found = found.changed(moved, gone)
-                self._facts = ((ids, fields), found)
+                self._facts = (seen, (ids, fields), found)
                 return found
         info = self.d.units
         # a unit stands in no hex while 9's default set-up looks for one for it
@@ -135,8 +155,19 @@ class P48State(StepState[Position]):
             Placed(u, h, info[u].side, (info[u].steps - losses, retreated))
             for u, (where, h, losses, retreated) in zip(ids, fields, strict=True)
             if where == "map" and h])
-        self._facts = ((ids, fields), found)
+        self._facts = (seen, (ids, fields), found)
         return found
+
+    def _check_kept_facts(self, kept_fields: list[tuple[str, str, int, bool]]) -> None:
+        """:attr:`check_kept_facts`: the units' placed fields are those the kept facts
+        were found from, read again (a write that did not count, past
+        ``Unit.__setattr__``, leaves the kept facts standing for a placement gone)."""
+        now = [(x.where, x.hex, x.losses, x.retreated) for x in self.pos.units.values()]
+        if now != kept_fields:
+            moved = [u for u, a, b in zip(self.pos.units, kept_fields, now, strict=True)
+                     if a != b]
+            raise AssertionError(f"board facts kept for a placement gone: {moved} changed "
+                                 "and no write counted (position.PLACEMENT_WRITES)")
 
     # on_map, at and owner_at read the units themselves, as the facts place them (on the
     # map in a hex, in id order): one pass over the 46 units is a seventh of the key that

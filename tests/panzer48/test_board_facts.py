@@ -157,3 +157,42 @@ def test_the_facts_after_a_move_are_the_facts_of_the_new_placement() -> None:
             for side in (None, "soviet", "german"):
                 assert list(f.stacks(side).items()) == list(fresh.stacks(side).items())
     assert carried > 50 and len(made) > 100, (carried, len(made))
+
+
+def test_the_facts_kept_while_no_unit_was_placed_anew_are_the_units_places() -> None:
+    """Issue 35: the facts are kept, without reading every unit again, while the units
+    are the same and none of their places, losses or retreats (5) was written since (a
+    count of those writes, position.PLACEMENT_WRITES): along seeded playouts of both
+    scenarios, each time they are kept the units' fields read again are those they
+    were found from (check_kept_facts raises otherwise)."""
+    from pbem.testing import Chooser, decisions
+
+    kept = 0
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(P48State, "check_kept_facts", True)
+        for scenario, seed in (("first-day", 1), ("chir", 2)):
+            game = ENGINE.new_state(scenario)
+            for s in decisions(game, Chooser(f"p48kept/{seed}"), 400):
+                assert isinstance(s, P48State)
+                before = s._facts
+                s.facts()
+                kept += s._facts is before
+    assert kept > 100, kept
+
+
+def test_a_unit_placed_past_the_count_of_writes_is_caught() -> None:
+    """A unit moved without its write counted (past ``Unit.__setattr__``) leaves the
+    kept facts standing for the placement before, which is why every write counts: the
+    check the playouts above run names it."""
+    from engines.panzer48.position import Unit
+
+    s = state(THREE)
+    assert s.at("1021") == ["Adam", "Flak", "Selle"] and s.facts().at("1021")
+    object.__setattr__(s.pos.units["Adam"], "hex", "1030")
+    assert s.facts().at("1030") == ()  # stale: what the count is for
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(P48State, "check_kept_facts", True)
+        with pytest.raises(AssertionError, match="Adam"):
+            s.facts()
+    Unit.__setattr__(s.pos.units["Adam"], "hex", "1030")
+    assert s.facts().at("1030") == ("Adam",)
