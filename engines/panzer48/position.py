@@ -5,48 +5,44 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from math import gcd
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from engines.panzer48.data import data
-
-if TYPE_CHECKING:
-    from fractions import Fraction
 
 _R = TypeVar("_R")
 
 #: movement points as the save writes a Fraction, ``(numerator, denominator)`` in lowest
-#: terms with a positive denominator: a position holds the pair, not the Fraction, so that
-#: loading a game imports fractions (and decimal and numbers with it, 10 M instructions
-#: of every turn command) only when a command prices a move (issue 35).  The codec writes
-#: a pair of ints as it writes a Fraction, so a save's bytes and digests are unchanged;
-#: :meth:`engines.panzer48.state.P48State.restore_body` refuses a pair the codec's
-#: Fraction refused.
+#: terms with a positive denominator: a position holds the pair, not the Fraction, and the
+#: movement rules count in half movement points (every cost of the Terrain Effects Chart
+#: is a whole or half MP, 4), so that a game is replayed without importing fractions (and
+#: decimal and numbers with it, 8.4 M instructions of the first-day audit: issue 35).  The
+#: codec writes a pair of ints as it writes a Fraction, so a save's bytes and digests are
+#: unchanged; :meth:`engines.panzer48.state.P48State.restore_body` refuses a pair the
+#: codec's Fraction refused.
 MPs = tuple[int, int]
 NO_MPS: MPs = (0, 1)
 
 
-def mps(value: Fraction | int) -> MPs:
-    """``value`` as the pair a position holds (:data:`MPs`)."""
-    if isinstance(value, int):
-        return (value, 1)
-    return (value.numerator, value.denominator)
+def halves_mps(halves: int) -> MPs:
+    """``halves`` half movement points as the pair a position holds (:data:`MPs`)."""
+    g = gcd(halves, 2)
+    return halves // g, 2 // g
 
 
-def add_mps(pair: MPs, value: Fraction | int) -> MPs:
-    """``pair`` + ``value`` as a pair, reduced as the Fraction's sum is, without making
-    one: a step of a move adds its cost to each moving unit's (4)."""
+def add_halves(pair: MPs, halves: int) -> MPs:
+    """``pair`` + ``halves`` / 2 as a pair, reduced as the Fraction's sum is: a step of a
+    move adds its cost to each moving unit's (4)."""
     n, d = pair
-    vn, vd = (value, 1) if isinstance(value, int) else (value.numerator, value.denominator)
-    num, den = n * vd + vn * d, d * vd
+    num, den = 2 * n + halves * d, 2 * d
     g = gcd(num, den)
     return num // g, den // g
 
 
-def spent_of(pair: MPs) -> Fraction:
-    """The pair a position holds as the Fraction the movement rules compute with (4)."""
-    from fractions import Fraction  # here: only a command that prices a move needs it
-
-    return Fraction(*pair)
+def within(pair: MPs, halves: int, allowance: int) -> bool:
+    """Whether ``pair`` + ``halves`` / 2 is at most ``allowance`` / 2 (4), exactly, in
+    integers whatever the pair's denominator (positive)."""
+    n, d = pair
+    return 2 * n + halves * d <= allowance * d
 
 
 @dataclass
