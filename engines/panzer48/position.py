@@ -75,22 +75,26 @@ class Unit:
     placed: bool = False
 
     def __setattr__(self, name: str, value: Any) -> None:
-        # every write of what the board facts read of a unit counts (PLACEMENT_WRITES),
-        # so that P48State.facts knows in one comparison that none moved
+        # every write of what the board facts read of a unit is logged (PLACEMENT_LOG),
+        # so that P48State.facts knows which units to read again, if any
         if name in PLACEMENT_FIELDS:
-            PLACEMENT_WRITES[0] += 1
+            log = PLACEMENT_LOG[0]
+            if len(log) >= _LOG_LENGTH:
+                log = PLACEMENT_LOG[0] = []
+            log.append(self)
         object.__setattr__(self, name, value)
 
 
 #: what the board facts read of a unit (engines.panzer48.state.P48State.facts): where it
 #: is, its hex, its losses and whether it retreated (5)
 PLACEMENT_FIELDS = frozenset(("where", "hex", "losses", "retreated"))
-#: writes of those fields of any unit so far, in this process: the board facts kept for a
-#: position stand while this count, the units dict and its units are those they were
-#: found with (a count, not a flag per position: a unit does not know its position)
-PLACEMENT_WRITES = [0]
-
-
+#: the units whose placement fields were written, in order, in this process (a log for
+#: every position, since a unit does not know its position): board facts kept for a
+#: position stand while the units written since are none of its own, and are changed
+#: for those that are.  The log is begun anew, a new list, when long, so that it keeps
+#: no unit alive for long: facts kept with an older list read every unit again.
+PLACEMENT_LOG: list[list[Unit]] = [[]]
+_LOG_LENGTH = 4096
 @dataclass
 class Fire:
     """One fire under way in a combat (7): its target and the units firing and

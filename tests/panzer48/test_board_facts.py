@@ -161,15 +161,24 @@ def test_the_facts_after_a_move_are_the_facts_of_the_new_placement() -> None:
 
 def test_the_facts_kept_while_no_unit_was_placed_anew_are_the_units_places() -> None:
     """Issue 35: the facts are kept, without reading every unit again, while the units
-    are the same and none of their places, losses or retreats (5) was written since (a
-    count of those writes, position.PLACEMENT_WRITES): along seeded playouts of both
-    scenarios, each time they are kept the units' fields read again are those they
-    were found from (check_kept_facts raises otherwise)."""
+    are the same: only those whose place, losses or retreat (5) was written since (a
+    log of those writes, position.PLACEMENT_LOG) are read again.  Along seeded
+    playouts of both scenarios, each time the facts are kept or changed so, every
+    unit's fields read again are those they were found from (check_kept_facts raises
+    otherwise)."""
     from pbem.testing import Chooser, decisions
 
-    kept = 0
+    kept = checked = 0
+    check = P48State._check_kept_facts
+
+    def counted(self: P48State, fields: list[tuple[str, str, int, bool]]) -> None:
+        nonlocal checked
+        checked += 1
+        check(self, fields)
+
     with pytest.MonkeyPatch.context() as m:
         m.setattr(P48State, "check_kept_facts", True)
+        m.setattr(P48State, "_check_kept_facts", counted)
         for scenario, seed in (("first-day", 1), ("chir", 2)):
             game = ENGINE.new_state(scenario)
             for s in decisions(game, Chooser(f"p48kept/{seed}"), 400):
@@ -177,13 +186,13 @@ def test_the_facts_kept_while_no_unit_was_placed_anew_are_the_units_places() -> 
                 before = s._facts
                 s.facts()
                 kept += s._facts is before
-    assert kept > 100, kept
+    assert kept > 100 and checked > 1000, (kept, checked)
 
 
-def test_a_unit_placed_past_the_count_of_writes_is_caught() -> None:
-    """A unit moved without its write counted (past ``Unit.__setattr__``) leaves the
-    kept facts standing for the placement before, which is why every write counts: the
-    check the playouts above run names it."""
+def test_a_unit_placed_past_the_log_of_writes_is_caught() -> None:
+    """A unit moved without its write logged (past ``Unit.__setattr__``) leaves the
+    kept facts standing for the placement before, which is why every write is logged:
+    the check the playouts above run names it."""
     from engines.panzer48.position import Unit
 
     s = state(THREE)
