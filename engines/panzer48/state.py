@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from itertools import compress
 from math import gcd
-from operator import ne
+from operator import is_, ne
 from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
@@ -118,13 +118,14 @@ class P48State(StepState[Position]):
         if kept is not None:
             seen, (kept_ids, kept_fields), found = kept
             kept_units, kept_values, index, kept_log, kept_written = seen
-            if (kept_log is log and kept_units is units and kept_values == values
-                    and kept_ids == ids):
-                # the same units: only those written since (position.PLACEMENT_LOG) can
-                # have moved, and their fields alone are read again, not every unit's
-                # (issue 35: reading all 46 units' at each of the 792 questions of the
-                # first-day audit was 45 M instructions, most of it finding nothing
-                # moved); a unit of another position written is none of these
+            if (kept_log is log and kept_units is units and kept_ids == ids
+                    and all(map(is_, kept_values, values))):
+                # the same units (the very objects: the log knows a unit by identity),
+                # and only those written since (position.PLACEMENT_LOG) can have moved:
+                # their fields alone are read again, not every unit's (issue 35: reading
+                # all 46 units' at each of the 792 questions of the first-day audit was
+                # 45 M instructions, most of it finding nothing moved); a unit of
+                # another position written is none of these
                 if written == kept_written:
                     if self.check_kept_facts:
                         self._check_kept_facts(kept_fields)

@@ -205,3 +205,18 @@ def test_a_unit_placed_past_the_log_of_writes_is_caught() -> None:
             s.facts()
     Unit.__setattr__(s.pos.units["Adam"], "hex", "1030")
     assert s.facts().at("1030") == ("Adam",)
+
+
+def test_a_unit_replaced_by_its_copy_is_placed_where_the_copy_moves() -> None:
+    """The facts kept know the units by identity: a unit replaced in the position by a
+    copy of itself, and the copy moved, is where the copy stands."""
+    import dataclasses
+
+    s = state(THREE)
+    assert s.facts().at("1021") == ("Adam", "Flak", "Selle")
+    copy = dataclasses.replace(s.pos.units["Adam"])
+    s.pos.units["Adam"] = copy
+    assert s.facts().at("1021") == ("Adam", "Flak", "Selle")
+    copy.hex = "1030"
+    assert s.facts().at("1030") == ("Adam",) and s.at("1030") == ["Adam"]
+    assert s.facts().at("1021") == ("Flak", "Selle")
