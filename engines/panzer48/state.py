@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from itertools import compress
 from math import gcd
-from operator import is_, ne
+from operator import ne
 from typing import TYPE_CHECKING, Any
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
@@ -118,29 +118,31 @@ class P48State(StepState[Position]):
         if kept is not None:
             seen, (kept_ids, kept_fields), found = kept
             kept_units, kept_values, index, kept_log, kept_written = seen
-            if (kept_log is log and kept_units is units and kept_ids == ids
-                    and all(map(is_, kept_values, values))):
-                # the same units (the very objects: the log knows a unit by identity),
-                # and only those written since (position.PLACEMENT_LOG) can have moved:
-                # their fields alone are read again, not every unit's (issue 35: reading
-                # all 46 units' at each of the 792 questions of the first-day audit was
-                # 45 M instructions, most of it finding nothing moved); a unit of
-                # another position written is none of these
+            if (kept_log is log and kept_units is units and kept_values == values
+                    and kept_ids == ids):
+                # the same units, and only those written since (position.PLACEMENT_LOG)
+                # can have moved: their fields alone are read again, not every unit's
+                # (issue 35: reading all 46 units' at each of the 792 questions of the
+                # first-day audit was 45 M instructions, most of it finding nothing
+                # moved).  The log knows a unit by identity: a unit written that is not
+                # one of those the facts were found with (another position's, or one put
+                # in a unit's place, which its making wrote) has every unit read again.
                 if written == kept_written:
                     if self.check_kept_facts:
                         self._check_kept_facts(kept_fields)
                     return found
                 if written - kept_written <= _FEW_WRITTEN:
-                    mine = sorted({index[id(x)] for x in log[kept_written:]
-                                   if id(x) in index})
-                    fields = kept_fields.copy()
-                    for i in mine:
-                        x = values[i]
-                        fields[i] = (x.where, x.hex, x.losses, x.retreated)
-                    if self.check_kept_facts:
-                        self._check_kept_facts(fields)
-                    return self._moved(found, ids, kept_fields, fields, mine,
-                                       (units, values, index, log, written))
+                    found_at = [index.get(id(x)) for x in log[kept_written:]]
+                    if None not in found_at:
+                        mine = sorted({i for i in found_at if i is not None})
+                        fields = kept_fields.copy()
+                        for i in mine:
+                            x = values[i]
+                            fields[i] = (x.where, x.hex, x.losses, x.retreated)
+                        if self.check_kept_facts:
+                            self._check_kept_facts(fields)
+                        return self._moved(found, ids, kept_fields, fields, mine,
+                                           (units, values, index, log, written))
         # the fields of each unit its placement reads (where, hex; 5's steps and
         # retreat), read by attribute in a comprehension: an attrgetter of the four cost
         # twice as much (the interpreter's specialised attribute reads)
