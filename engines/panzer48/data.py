@@ -51,6 +51,16 @@ def ratio(text: Any) -> tuple[int, int]:
     return value.numerator, value.denominator
 
 
+def halves(text: Any) -> int:
+    """A movement cost of the chart (``"1/2"``, ``"2"``) in half movement points: every
+    cost of the Terrain Effects Chart is a whole or half MP (4), and counted in halves a
+    move is priced in integers (position.MPs)."""
+    n, d = ratio(text)
+    if 2 % d:
+        raise ValueError(f"movement cost {text!r}: not a whole or half number of MPs (4)")
+    return n * (2 // d)
+
+
 @dataclass(frozen=True)
 class UnitInfo(Shared):
     """A unit of the order of battle: formation, steps, target type (2.1), fire type,
@@ -191,17 +201,17 @@ class Data(Shared):
         return {k: frozenset(self.map.area(k)) for k in
                 ("german_side", "front_german", "front_soviet", "south_exit")}
 
-    # the movement costs that are fractions, made when first asked (:func:`frac`)
+    # the movement costs of half an MP, read when first asked (:func:`halves`)
 
     @functools.cached_property
-    def exit_cost(self) -> Fraction:
-        """10: the movement points a Soviet unit spends to leave by the south edge."""
-        return frac(self._terrain["exit"])
+    def exit_halves(self) -> int:
+        """10: the half movement points a Soviet unit spends to leave by the south edge."""
+        return halves(self._terrain["exit"])
 
     @functools.cached_property
-    def road_cost(self) -> Fraction:
-        """4: a road hex's cost (9.1: an arrival's first hex on a road)."""
-        return frac(self._terrain["road"])
+    def road_halves(self) -> int:
+        """4: a road hex's cost in half MPs (9.1: an arrival's first hex on a road)."""
+        return halves(self._terrain["road"])
 
     @property
     def _terrain(self) -> dict[str, Any]:
@@ -209,7 +219,8 @@ class Data(Shared):
 
     @functools.cached_property
     def costs(self) -> dict[str, PricedSteps]:
-        """Each mode's movement costs (4, the Terrain Effects Chart), each step priced
+        """Each mode's movement costs (4, the Terrain Effects Chart) in half movement
+        points (:func:`halves`: integers, the road's half MP one), each step priced
         when first asked: a move asks the costs around the hexes it passes, a few dozen
         steps, and compiling both modes' tables of the whole map (25,000 steps each) was
         a third of a short game's audit without a data cache, reading them back from
@@ -222,12 +233,14 @@ class Data(Shared):
         return {
             mode: PricedSteps(self.map, MoveClass(
                 mode,
-                enter={k: int(x[mode]) for k, x in terr["enter"].items()},
-                hexside={k: int(x[mode]) for k, x in terr["hexside"].items() if k != "slope"},
-                networks={"road": frac(terr["road"])},
+                enter={k: 2 * int(x[mode]) for k, x in terr["enter"].items()},
+                hexside={k: 2 * int(x[mode]) for k, x in terr["hexside"].items()
+                         if k != "slope"},
+                networks={"road": self.road_halves},
                 negated_by={"river": ["river_bridge", "bridge"], "stream": ["bridge"]},
                 network_crosses=True),
-                adjust=functools.partial(self._slope, int(terr["hexside"]["slope"][mode])))
+                adjust=functools.partial(self._slope,
+                                         2 * int(terr["hexside"]["slope"][mode])))
             for mode in ("leg", "mech")}
 
     @functools.cached_property
@@ -261,11 +274,12 @@ class Data(Shared):
                 out.add(up)
         return frozenset(out)
 
-    def entry_cost(self, u: str, h: str) -> Fraction:
-        """9.1: the normal cost of the first hex entered (road cost at a road hex)."""
+    def entry_halves(self, u: str, h: str) -> int:
+        """9.1: the normal cost of the first hex entered (road cost at a road hex), in
+        half MPs."""
         if self.map.network_neighbors("road", h):
-            return self.road_cost
-        return frac(self.enter["leg" if self.units[u].leg else "mech"][self.map.terrain_of(h)])
+            return self.road_halves
+        return 2 * self.enter["leg" if self.units[u].leg else "mech"][self.map.terrain_of(h)]
 
     def side_of_hex(self, h: str) -> str:
         return "german" if h in self.areas["german_side"] else "soviet"

@@ -6,14 +6,12 @@ from collections.abc import Container, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
-from engines.panzer48.position import add_mps, spent_of
+from engines.panzer48.position import MPs, add_halves, halves_mps, within
 from engines.panzer48.stacking import fits
 from engines.panzer48.zoc import ZOC, zoc
 from pbem.engine import Event
 
 if TYPE_CHECKING:
-    from fractions import Fraction
-
     from engines.hexkit.facts import BoardFacts
     from engines.panzer48.state import P48State
 
@@ -22,9 +20,9 @@ def step_group(s: P48State, n: str) -> None:
     pos = s.pos
     h = pos.units[pos.moving[0]].hex
     for u in pos.moving:
-        c = step_cost(s, u, h, n)
+        c = step_halves(s, u, h, n)
         assert c is not None
-        pos.units[u].spent = add_mps(pos.units[u].spent, c)
+        pos.units[u].spent = add_halves(pos.units[u].spent, c)
         pos.units[u].hex = n
     pos.moved_hexes += 1
     s.tell(Event(f"{', '.join(pos.moving)} move to {n}", "move", hexes=(n,), rule="4"))
@@ -43,33 +41,31 @@ def movable(s: P48State, u: str) -> bool:
         return False
     if info.formation == "7lw" and not s.pos.released:
         return False  # 9: not until released
-    # allowance(s, u) > x.spent in integers (a Fraction's comparison is ten times an
-    # int's, and the Movement Phase asks it of every unit at every choice): the
-    # allowance is the whole MA, or half of it when flipped (3.1 / 4)
+    # the allowance above x.spent, in integers (the Movement Phase asks it of every
+    # unit at every choice): the allowance is the whole MA, or half of it when flipped
+    # (3.1 / 4)
     (spent, per), ma = x.spent, info.ma
     if x.flipped:
         return ma * per > 2 * spent
     return ma * per > spent
 
 
-def allowance(s: P48State, u: str) -> Fraction:
-    from fractions import Fraction  # where a value is made (position.MPs)
+def allowance_halves(s: P48State, u: str) -> int:
+    """4: ``u``'s movement allowance in half MPs, half of it when flipped (3.1)."""
+    ma = s.d.units[u].ma
+    return ma if s.pos.units[u].flipped else 2 * ma
 
-    ma = Fraction(s.d.units[u].ma)
-    return ma / 2 if s.pos.units[u].flipped else ma  # 3.1 / 4
 
-
-def step_cost(s: P48State, u: str, a: str, b: str) -> Fraction | None:
+def step_halves(s: P48State, u: str, a: str, b: str) -> int | None:
+    """4: what ``u``'s step from ``a`` into ``b`` costs, in half MPs (``None``: it may
+    not)."""
     mode = "leg" if s.d.units[u].leg else "mech"
     c = s.d.costs[mode].cost(a, b)
-    if c is None:
-        return None
-    from fractions import Fraction  # where a value is made (position.MPs)
-
-    return Fraction(c)
+    assert c is None or type(c) is int  # the chart's costs in halves (data.halves)
+    return c
 
 
-def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
+def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, MPs],
              facts: BoardFacts, seen: frozenset[str] = frozenset()) -> bool:
     """6: "Stacking limits must be satisfied at the end of each unit's movement", so
     ``group`` (standing elsewhere, ``spent`` MPs each) may enter ``h``, where it would
@@ -82,12 +78,12 @@ def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, Fraction],
     for n in s.d.map.neighbors(h):
         if n in seen or (n in stacks and s.d.units[stacks[n][0]].side != side):
             continue
-        costs = {u: step_cost(s, u, h, n) for u in group}
-        after: dict[str, Fraction] = {}
+        costs = {u: step_halves(s, u, h, n) for u in group}
+        after: dict[str, MPs] = {}
         for u, c in costs.items():
-            if c is None or spent[u] + c > allowance(s, u):
+            if c is None or not within(spent[u], c, allowance_halves(s, u)):
                 break
-            after[u] = spent[u] + c
+            after[u] = add_halves(spent[u], c)
         else:
             if fits(s, n, side, group, facts) or may_pass(s,
                     group, n, after, facts, seen | {h}):
@@ -129,7 +125,7 @@ def entry_hexes(s: P48State, u: str, stacking: bool = True) -> list[str]:
     facts = s.facts()
     return [h for h in cands if h not in enemy and h not in ez
             and (not stacking or fits(s, h, info.side, [u], facts)
-                 or may_pass(s, [u], h, {u: s.d.entry_cost(u, h)}, facts))]
+                 or may_pass(s, [u], h, {u: halves_mps(s.d.entry_halves(u, h))}, facts))]
 
 
 def moving_hex(s: P48State) -> str:
@@ -160,19 +156,14 @@ def reachable(s: P48State, only: str | None = None,
     stacks = facts.stacks()
     # each unit's MPs left and cost table, once for the six neighbours: settling the
     # move lists these after every step of it (issue 35); a step fits the allowance
-    # when its cost is within what is left (spent + cost <= allowance, exactly), a
-    # whole number of MP left compared as an int (a Fraction's comparison is ten times
-    # an int's, and most allowances are whole)
+    # when its cost is within what is left (spent + cost <= allowance, exactly: with
+    # spent n/d and the cost and allowance in halves, c * d <= A * d - 2 * n)
     info, moving = s.d.units, pos.moving
     left = []
     for u in moving:
-        x = pos.units[u]
-        if x.spent[1] == 1 and not x.flipped:
-            room: Fraction | int = info[u].ma - x.spent[0]
-        else:
-            room = allowance(s, u) - spent_of(x.spent)
-            room = room.numerator if room.denominator == 1 else room
-        left.append((u, room, s.d.costs["leg" if info[u].leg else "mech"]))
+        num, den = pos.units[u].spent
+        left.append((u, allowance_halves(s, u) * den - 2 * num, den,
+                     s.d.costs["leg" if info[u].leg else "mech"]))
     # 6: the stack's own size once, for the stacking limit in each neighbour (fits)
     size = sum(info[u].size for u in set(moving))
     limit = s.d.stack_limit[side]
@@ -182,14 +173,14 @@ def reachable(s: P48State, only: str | None = None,
         here = stacks.get(n, ())
         if here and info[here[0]].side == other(side):
             continue
-        costs = [(u, table.cost(h, n)) for u, room, table in left]
-        if any(c is None or c > room
-               for (_, c), (_, room, _) in zip(costs, left, strict=True)):
+        costs = [(u, table.cost(h, n)) for u, _, _, table in left]
+        if any(c is None or c * d > room
+               for (_, c), (_, room, d, _) in zip(costs, left, strict=True)):
             continue
         # fits(s, n, side, moving, facts): the side's units there and the stack's
         fit = size + sum(info[v].size for v in facts.at(n, side) if v not in moving) <= limit
         if not fit and not may_pass(s,
-                pos.moving, n, {u: spent_of(pos.units[u].spent) + c for u, c in costs
+                pos.moving, n, {u: add_halves(pos.units[u].spent, int(c)) for u, c in costs
                                 if c is not None},
                 facts, frozenset([h])):
             continue  # 6: through a full hex only if the move can end beyond it

@@ -3,50 +3,46 @@
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from math import gcd
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from engines.panzer48.data import data
-
-if TYPE_CHECKING:
-    from fractions import Fraction
 
 _R = TypeVar("_R")
 
 #: movement points as the save writes a Fraction, ``(numerator, denominator)`` in lowest
-#: terms with a positive denominator: a position holds the pair, not the Fraction, so that
-#: loading a game imports fractions (and decimal and numbers with it, 10 M instructions
-#: of every turn command) only when a command prices a move (issue 35).  The codec writes
-#: a pair of ints as it writes a Fraction, so a save's bytes and digests are unchanged;
-#: :meth:`engines.panzer48.state.P48State.restore_body` refuses a pair the codec's
-#: Fraction refused.
+#: terms with a positive denominator: a position holds the pair, not the Fraction, and the
+#: movement rules count in half movement points (every cost of the Terrain Effects Chart
+#: is a whole or half MP, 4), so that a game is replayed without importing fractions (and
+#: decimal and numbers with it, 8.4 M instructions of the first-day audit: issue 35).  The
+#: codec writes a pair of ints as it writes a Fraction, so a save's bytes and digests are
+#: unchanged; :meth:`engines.panzer48.state.P48State.restore_body` refuses a pair the
+#: codec's Fraction refused.
 MPs = tuple[int, int]
 NO_MPS: MPs = (0, 1)
 
 
-def mps(value: Fraction | int) -> MPs:
-    """``value`` as the pair a position holds (:data:`MPs`)."""
-    if isinstance(value, int):
-        return (value, 1)
-    return (value.numerator, value.denominator)
+def halves_mps(halves: int) -> MPs:
+    """``halves`` half movement points as the pair a position holds (:data:`MPs`)."""
+    g = gcd(halves, 2)
+    return halves // g, 2 // g
 
 
-def add_mps(pair: MPs, value: Fraction | int) -> MPs:
-    """``pair`` + ``value`` as a pair, reduced as the Fraction's sum is, without making
-    one: a step of a move adds its cost to each moving unit's (4)."""
+def add_halves(pair: MPs, halves: int) -> MPs:
+    """``pair`` + ``halves`` / 2 as a pair, reduced as the Fraction's sum is: a step of a
+    move adds its cost to each moving unit's (4)."""
     n, d = pair
-    vn, vd = (value, 1) if isinstance(value, int) else (value.numerator, value.denominator)
-    num, den = n * vd + vn * d, d * vd
+    num, den = 2 * n + halves * d, 2 * d
     g = gcd(num, den)
     return num // g, den // g
 
 
-def spent_of(pair: MPs) -> Fraction:
-    """The pair a position holds as the Fraction the movement rules compute with (4)."""
-    from fractions import Fraction  # here: only a command that prices a move needs it
-
-    return Fraction(*pair)
+def within(pair: MPs, halves: int, allowance: int) -> bool:
+    """Whether ``pair`` + ``halves`` / 2 is at most ``allowance`` / 2 (4), exactly, in
+    integers whatever the pair's denominator (positive)."""
+    n, d = pair
+    return 2 * n + halves * d <= allowance * d
 
 
 @dataclass
@@ -78,7 +74,27 @@ class Unit:
     spent: MPs = NO_MPS
     placed: bool = False
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # every write of what the board facts read of a unit is logged (PLACEMENT_LOG),
+        # so that P48State.facts knows which units to read again, if any
+        if name in PLACEMENT_FIELDS:
+            log = PLACEMENT_LOG[0]
+            if len(log) >= _LOG_LENGTH:
+                log = PLACEMENT_LOG[0] = []
+            log.append(self)
+        object.__setattr__(self, name, value)
 
+
+#: what the board facts read of a unit (engines.panzer48.state.P48State.facts): where it
+#: is, its hex, its losses and whether it retreated (5)
+PLACEMENT_FIELDS = frozenset(("where", "hex", "losses", "retreated"))
+#: the units whose placement fields were written, in order, in this process (a log for
+#: every position, since a unit does not know its position): board facts kept for a
+#: position stand while the units written since are none of its own, and are changed
+#: for those that are.  The log is begun anew, a new list, when long, so that it keeps
+#: no unit alive for long: facts kept with an older list read every unit again.
+PLACEMENT_LOG: list[list[Unit]] = [[]]
+_LOG_LENGTH = 4096
 @dataclass
 class Fire:
     """One fire under way in a combat (7): its target and the units firing and
@@ -288,6 +304,8 @@ def _unit_fields(x: Unit) -> tuple[Any, ...]:
     return (x.attacked, x.began, x.failed, x.flipped, x.halted, x.hex, x.losses, x.moved,
             x.placed, x.retreated, x.spent, x.where)
 
+#: a unit's fields in the class's order, as its __init__ sets them
+_UNIT_DECLARED = tuple(f.name for f in fields(Unit))
 _UNIT_DATA_TYPES = tuple(list if kind == "mps" else _SCALAR[kind] for _, kind in _UNIT)
 _UNIT_TYPES = tuple(tuple if kind == "mps" else _SCALAR[kind] for _, kind in _UNIT)
 _SPENT = _UNIT_NAMES.index("spent")
@@ -302,9 +320,15 @@ def _read_unit(d: Any) -> Unit:
     if (tuple(map(type, row)) != _UNIT_DATA_TYPES or len(spent) != 2
             or type(spent[0]) is not int or type(spent[1]) is not int):
         raise _Odd
-    got = dict(zip(_UNIT_NAMES, row, strict=True))
+    got = {name: d[name] for name in _UNIT_DECLARED}
     got["spent"] = (spent[0], spent[1])
-    return Unit(**got)
+    # made as pbem.typedcopy copies a unit, past the __init__ whose every field set would
+    # go through Unit.__setattr__ and its log for nothing: a unit just made is in no
+    # board facts kept, which know units by identity (46 units a restore, 1.3 M
+    # instructions of each of 48th Panzer Korps' turn commands, issue 35)
+    unit = object.__new__(Unit)
+    unit.__dict__.update(got)
+    return unit
 
 
 def _write_unit(x: Any) -> dict[str, Any]:

@@ -8,7 +8,7 @@ with the reason.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import compress
 from math import gcd
 from operator import ne
@@ -18,9 +18,11 @@ from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.panzer48.data import SIDES, Data, UnitInfo, data
 from engines.panzer48.notation import CHECK, COMMIT, OPEN, RETREAT, parse
 from engines.panzer48.position import (
+    PLACEMENT_LOG,
     Combat,
     Position,
     SideArgs,
+    Unit,
     position_data,
     read_position,
 )
@@ -40,8 +42,17 @@ if TYPE_CHECKING:  # the picture loads when a board is drawn (issue 35)
 SEQUENCE_ONLY = ("turn", "player-turn", "prepared-phase", "movement-phase",
                  "player-turn-end", "turn-end")
 
-#: the units' ids and placed fields, and the board facts of them
-_Kept = tuple[tuple[tuple[str, ...], list[tuple[str, str, int, bool]]], BoardFacts]
+#: a unit's fields its placement reads: where, hex, losses, retreated
+_Fields = tuple[str, str, int, bool]
+#: the units dict and its units the facts were last asked of, each unit's place in them
+#: by identity, and the log of placement writes and its length then
+_Seen = tuple[dict[str, Unit], tuple[Unit, ...], dict[int, int], list[Unit], int]
+#: what the facts were last asked of; the units' ids and placed fields; the facts
+_Kept = tuple[_Seen, tuple[tuple[str, ...], list[_Fields]], BoardFacts]
+#: a few units written since the facts were kept (a step of a move writes the moving
+#: units' hexes): each read again; more (a phase's start clears every unit's marks)
+#: and every unit is read
+_FEW_WRITTEN = 8
 
 
 class P48State(StepState[Position]):
@@ -52,6 +63,9 @@ class P48State(StepState[Position]):
     #: position and the frames, so never them
     clone_shares = ("_facts", "control_kept")
     _facts: _Kept | None = None
+    #: tests only (tests/panzer48/test_board_facts.py): the fields of facts kept while
+    #: the units written since were read alone are checked against every unit's
+    check_kept_facts = False
     #: the board facts 10's control was last set from, and the control it left
     #: (victory.update_control asks again only the hexes near a unit placed otherwise
     #: since): replaced, never changed in place, so a clone shares it; not in a snapshot
@@ -96,38 +110,49 @@ class P48State(StepState[Position]):
     def facts(self) -> BoardFacts:
         """The board facts of where the units stand: occupancy, stacks and ZOCs (5)."""
         units = self.pos.units
-        # the fields of each unit its placement reads (where, hex; 5's steps and
-        # retreat), read by attribute in a comprehension: an attrgetter of the four cost
-        # twice as much (the interpreter's specialised attribute reads), and every
-        # question of the board asks this (issue 35)
+        log = PLACEMENT_LOG[0]
+        written = len(log)
+        values = tuple(units.values())
         ids = tuple(units)
-        fields = [(x.where, x.hex, x.losses, x.retreated) for x in units.values()]
         kept = self._facts
         if kept is not None:
-            (kept_ids, kept_fields), found = kept
-            if kept_fields == fields and kept_ids == ids:
-                return found
-            if kept_ids == ids:
-                # the same units, a few moved, lost steps or left the map: only those
-                # change the kept facts, the stacks carried over; they are told apart
-                # from the kept fields in C, not by a pass in Python over every unit
-                # after every step of a move (a step moves a unit or two of some 50:
-                # issue 35, 22 M instructions of the first-day audit)
-                moved: list[Placed] = []
-                gone: list[str] = []
-                info = self.d.units
-                for u, (where, h, losses, retreated) in compress(
-                        zip(ids, fields, strict=True), map(ne, kept_fields, fields)):
-                    if where != "map" or not h:
-                        gone.append(u)
-                    else:
-                        # the mark is what 5 reads of a unit (zoc.ZOC): its steps left
-                        # and whether it retreated
-                        moved.append(Placed(u, h, info[u].side,
-                                            (info[u].steps - losses, retreated)))
-                found = found.changed(moved, gone)
-                self._facts = ((ids, fields), found)
-                return found
+            seen, (kept_ids, kept_fields), found = kept
+            kept_units, kept_values, index, kept_log, kept_written = seen
+            if (kept_log is log and kept_units is units and kept_values == values
+                    and kept_ids == ids):
+                # the same units, and only those written since (position.PLACEMENT_LOG)
+                # can have moved: their fields alone are read again, not every unit's
+                # (issue 35: reading all 46 units' at each of the 792 questions of the
+                # first-day audit was 45 M instructions, most of it finding nothing
+                # moved).  The log knows a unit by identity: a unit written that is not
+                # one of those the facts were found with (another position's, or one put
+                # in a unit's place, which its making wrote) has every unit read again.
+                if written == kept_written:
+                    if self.check_kept_facts:
+                        self._check_kept_facts(kept_fields)
+                    return found
+                if written - kept_written <= _FEW_WRITTEN:
+                    found_at = [index.get(id(x)) for x in log[kept_written:]]
+                    if None not in found_at:
+                        mine = sorted({i for i in found_at if i is not None})
+                        fields = kept_fields.copy()
+                        for i in mine:
+                            x = values[i]
+                            fields[i] = (x.where, x.hex, x.losses, x.retreated)
+                        if self.check_kept_facts:
+                            self._check_kept_facts(fields)
+                        return self._moved(found, ids, kept_fields, fields, mine,
+                                           (units, values, index, log, written))
+        # the fields of each unit its placement reads (where, hex; 5's steps and
+        # retreat), read by attribute in a comprehension: an attrgetter of the four cost
+        # twice as much (the interpreter's specialised attribute reads)
+        fields = [(x.where, x.hex, x.losses, x.retreated) for x in values]
+        seen = (units, values, {id(x): i for i, x in enumerate(values)}, log, written)
+        if kept is not None and kept_ids == ids:
+            # the same units, a few moved, lost steps or left the map: those that did
+            # are told apart from the kept fields in C
+            return self._moved(found, ids, kept_fields, fields,
+                               compress(range(len(ids)), map(ne, kept_fields, fields)), seen)
         info = self.d.units
         # a unit stands in no hex while 9's default set-up looks for one for it
         # (reinforcements.place_defaults puts it on the map first)
@@ -135,8 +160,46 @@ class P48State(StepState[Position]):
             Placed(u, h, info[u].side, (info[u].steps - losses, retreated))
             for u, (where, h, losses, retreated) in zip(ids, fields, strict=True)
             if where == "map" and h])
-        self._facts = ((ids, fields), found)
+        self._facts = (seen, (ids, fields), found)
         return found
+
+    def _moved(self, found: BoardFacts, ids: tuple[str, ...], kept_fields: list[_Fields],
+               fields: list[_Fields], changed: Iterable[int], seen: _Seen) -> BoardFacts:
+        """The facts ``found`` for ``kept_fields`` with the units at ``changed`` (indexes
+        in id order) placed as ``fields`` now say, kept with ``seen``: only those change
+        the facts, the stacks carried over (BoardFacts.changed), not found again from
+        every unit after every step of a move (a step moves a unit or two of some 50:
+        issue 35, 22 M instructions of the first-day audit)."""
+        moved: list[Placed] = []
+        gone: list[str] = []
+        info = self.d.units
+        for i in changed:
+            now = fields[i]
+            if now == kept_fields[i]:
+                continue  # written, to what it was
+            where, h, losses, retreated = now
+            u = ids[i]
+            if where != "map" or not h:
+                gone.append(u)
+            else:
+                # the mark is what 5 reads of a unit (zoc.ZOC): its steps left and
+                # whether it retreated
+                moved.append(Placed(u, h, info[u].side, (info[u].steps - losses, retreated)))
+        if moved or gone:
+            found = found.changed(moved, gone)
+        self._facts = (seen, (ids, fields), found)
+        return found
+
+    def _check_kept_facts(self, kept_fields: list[_Fields]) -> None:
+        """:attr:`check_kept_facts`: the units' placed fields, as the kept ones and those
+        of the units written since make them, are every unit's read again (a write not
+        logged, past ``Unit.__setattr__``, leaves the facts kept for a placement gone)."""
+        now = [(x.where, x.hex, x.losses, x.retreated) for x in self.pos.units.values()]
+        if now != kept_fields:
+            moved = [u for u, a, b in zip(self.pos.units, kept_fields, now, strict=True)
+                     if a != b]
+            raise AssertionError(f"board facts kept for a placement gone: {moved} changed "
+                                 "and no write logged (position.PLACEMENT_LOG)")
 
     # on_map, at and owner_at read the units themselves, as the facts place them (on the
     # map in a hex, in id order): one pass over the 46 units is a seventh of the key that

@@ -157,3 +157,66 @@ def test_the_facts_after_a_move_are_the_facts_of_the_new_placement() -> None:
             for side in (None, "soviet", "german"):
                 assert list(f.stacks(side).items()) == list(fresh.stacks(side).items())
     assert carried > 50 and len(made) > 100, (carried, len(made))
+
+
+def test_the_facts_kept_while_no_unit_was_placed_anew_are_the_units_places() -> None:
+    """Issue 35: the facts are kept, without reading every unit again, while the units
+    are the same: only those whose place, losses or retreat (5) was written since (a
+    log of those writes, position.PLACEMENT_LOG) are read again.  Along seeded
+    playouts of both scenarios, each time the facts are kept or changed so, every
+    unit's fields read again are those they were found from (check_kept_facts raises
+    otherwise)."""
+    from pbem.testing import Chooser, decisions
+
+    kept = checked = 0
+    check = P48State._check_kept_facts
+
+    def counted(self: P48State, fields: list[tuple[str, str, int, bool]]) -> None:
+        nonlocal checked
+        checked += 1
+        check(self, fields)
+
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(P48State, "check_kept_facts", True)
+        m.setattr(P48State, "_check_kept_facts", counted)
+        for scenario, seed in (("first-day", 1), ("chir", 2)):
+            game = ENGINE.new_state(scenario)
+            for s in decisions(game, Chooser(f"p48kept/{seed}"), 400):
+                assert isinstance(s, P48State)
+                before = s._facts
+                s.facts()
+                kept += s._facts is before
+    assert kept > 100 and checked > 1000, (kept, checked)
+
+
+def test_a_unit_placed_past_the_log_of_writes_is_caught() -> None:
+    """A unit moved without its write logged (past ``Unit.__setattr__``) leaves the
+    kept facts standing for the placement before, which is why every write is logged:
+    the check the playouts above run names it."""
+    from engines.panzer48.position import Unit
+
+    s = state(THREE)
+    assert s.at("1021") == ["Adam", "Flak", "Selle"] and s.facts().at("1021")
+    object.__setattr__(s.pos.units["Adam"], "hex", "1030")
+    assert s.facts().at("1030") == ()  # stale: what the count is for
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(P48State, "check_kept_facts", True)
+        with pytest.raises(AssertionError, match="Adam"):
+            s.facts()
+    Unit.__setattr__(s.pos.units["Adam"], "hex", "1030")
+    assert s.facts().at("1030") == ("Adam",)
+
+
+def test_a_unit_replaced_by_its_copy_is_placed_where_the_copy_moves() -> None:
+    """The facts kept know the units by identity: a unit replaced in the position by a
+    copy of itself, and the copy moved, is where the copy stands."""
+    import dataclasses
+
+    s = state(THREE)
+    assert s.facts().at("1021") == ("Adam", "Flak", "Selle")
+    copy = dataclasses.replace(s.pos.units["Adam"])
+    s.pos.units["Adam"] = copy
+    assert s.facts().at("1021") == ("Adam", "Flak", "Selle")
+    copy.hex = "1030"
+    assert s.facts().at("1030") == ("Adam",) and s.at("1030") == ["Adam"]
+    assert s.facts().at("1021") == ("Flak", "Selle")

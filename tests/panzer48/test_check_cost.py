@@ -117,8 +117,8 @@ def test_a_moving_stack_s_next_hexes_price_each_step_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """4: the hexes a moving stack may step into are listed after every step of its move
     (the runtime settles it): each unit's MPs left are worked out once per listing, and
-    a step's cost is read from the table as it is, not made into a Fraction and added to
-    what was spent for every neighbour; the hexes listed are the same."""
+    a step's cost is read from the table as it is, not priced again and added to what
+    was spent for every neighbour; the hexes listed are the same."""
     from engines.panzer48 import movement
     from pbem.setup import setup
 
@@ -131,7 +131,7 @@ def test_a_moving_stack_s_next_hexes_price_each_step_once(
     assert any(a.startswith("to ") for a in before)
 
     def priced(*args: object) -> object:
-        raise AssertionError("a step's cost was made a Fraction to list the next hexes")
+        raise AssertionError("a step was priced again to list the next hexes")
 
-    monkeypatch.setattr(movement, "step_cost", priced)
+    monkeypatch.setattr(movement, "step_halves", priced)
     assert {a.notation() for a in s.clone().legal_actions()} == before

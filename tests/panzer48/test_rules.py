@@ -15,7 +15,7 @@ import pytest
 
 from engines.panzer48 import ENGINE
 from engines.panzer48.combat import lose, round_half_down
-from engines.panzer48.movement import allowance, step_cost
+from engines.panzer48.movement import allowance_halves, step_halves
 from engines.panzer48.reinforcements import check_release
 from engines.panzer48.stacking import fits
 from engines.panzer48.state import P48State
@@ -549,13 +549,13 @@ def test_4_roads_bridges_and_river_crossings() -> None:
     a road crossing a stream is a bridge; the Don bridges are marked; off the road a
     stream or river hexside adds its cost (stand-in TEC: +1/+2, +2/+4)."""
     s = state('phasing = "german"\nstep = "movement"\nat = { "61K" = "2228" }')
-    half = Fraction(1, 2)
+    half = 1  # the costs in half MPs
     leg, mech = "Adam", "61K"
-    assert step_cost(s, leg, "2228", "2229") == step_cost(s, mech, "2228", "2229") == half
-    assert step_cost(s, leg, "3217", "3318") == half  # road over a stream: a bridge
-    assert step_cost(s, mech, "4729", "4730") == half  # the Tormosin road's Don bridge
-    assert (step_cost(s, leg, "2726", "2826"), step_cost(s, mech, "2726", "2826")) == (2, 3)
-    assert (step_cost(s, leg, "0111", "0211"), step_cost(s, mech, "0111", "0211")) == (3, 5)
+    assert step_halves(s, leg, "2228", "2229") == step_halves(s, mech, "2228", "2229") == half
+    assert step_halves(s, leg, "3217", "3318") == half  # road over a stream: a bridge
+    assert step_halves(s, mech, "4729", "4730") == half  # the Tormosin road's Don bridge
+    assert (step_halves(s, leg, "2726", "2826"), step_halves(s, mech, "2726", "2826")) == (4, 6)
+    assert (step_halves(s, leg, "0111", "0211"), step_halves(s, mech, "0111", "0211")) == (6, 10)
     s.apply("move 61K")
     s.apply("to 2229")
     s.apply("to 2230")
@@ -564,7 +564,7 @@ def test_4_roads_bridges_and_river_crossings() -> None:
 
 def test_3_1_prepared_attackers_move_half() -> None:
     s = state('phasing = "german"\nstep = "movement"\nat = { "61K" = "1021 flipped" }')
-    assert allowance(s, "61K") == 6
+    assert allowance_halves(s, "61K") == 12  # 6 MPs
 
 
 def test_3_1_flipped_units_make_no_hasty_attack() -> None:
@@ -604,7 +604,7 @@ def test_6_a_move_may_pass_through_a_full_hex_but_not_end_there() -> None:
     s.apply("move Adam")
     for h in ("1025", "1024", "1023", "1022"):
         s.apply(f"to {h}")
-    assert s.pos.units["Adam"].spent == (4, 1) and allowance(s, "Adam") == 5
+    assert s.pos.units["Adam"].spent == (4, 1) and allowance_halves(s, "Adam") == 10
     assert "to 1021" not in acts(s)  # its last MP: it would end its move there
     with pytest.raises(IllegalAction, match=r"^6: 1021 would be over the stacking limit"):
         s.apply("to 1021")

@@ -142,10 +142,41 @@ def test_rounding_in_integers_is_rounding_the_fraction() -> None:
 
 
 def test_adding_to_the_pair_is_adding_to_the_fraction() -> None:
-    """4: a step's cost added to the MPs spent, in integers, is the Fraction's sum."""
-    from engines.panzer48.position import add_mps, mps
+    """4: a step's cost in half MPs added to the MPs spent, and compared with an
+    allowance, in integers, is the Fraction's sum and comparison."""
+    from engines.panzer48.position import add_halves, halves_mps, within
 
-    values = [Fraction(0), Fraction(1, 2), Fraction(1), Fraction(3, 2), Fraction(2, 3), 2, 0]
-    for a in values:
-        for b in values:
-            assert add_mps(mps(a), b) == mps(Fraction(a) + b)
+    pairs = [(0, 1), (1, 2), (1, 1), (3, 2), (2, 3), (2, 1), (7, 3)]
+    for n, d in pairs:
+        for h in range(0, 8):
+            total = Fraction(n, d) + Fraction(h, 2)
+            assert add_halves((n, d), h) == (total.numerator, total.denominator)
+            for allowance in range(0, 12):
+                assert within((n, d), h, allowance) is (total <= Fraction(allowance, 2))
+        value = Fraction(n, 2)
+        assert halves_mps(n) == (value.numerator, value.denominator)
+
+
+_MOVE = """
+import json, sys
+from engines.panzer48 import ENGINE
+state = ENGINE.restore(json.loads(sys.stdin.read()))
+legal = [a.notation() for a in state.legal_actions()]
+state.apply("to 2230")
+print(json.dumps(['fractions' in sys.modules, legal, state.pos.units["61K"].spent]))
+"""
+
+
+def test_a_move_along_a_road_is_priced_without_fractions() -> None:
+    """4: a road hex costs 1/2 MP; a stack moving along the road is listed its next
+    hexes and moved, its half MPs added up, in a fresh process that never imports
+    fractions (the costs counted in half MPs: 8.4 M instructions of a game's replay)."""
+    s = state('phasing = "german"\nstep = "movement"\nat = { "61K" = "2228" }')
+    s.apply("move 61K")
+    s.apply("to 2229")
+    assert s.pos.units["61K"].spent == (1, 2)
+    out_lines = fresh_run(_MOVE, json.dumps(s.snapshot()))
+    loaded, legal, spent = json.loads("\n".join(out_lines))
+    assert "to 2230" in legal
+    assert spent == [1, 1]  # two road hexes
+    assert loaded is False

@@ -21,7 +21,7 @@ from engines.panzer48.notation import (
     TO,
     act,
 )
-from engines.panzer48.position import Combat, ExitArgs, mps, spent_of
+from engines.panzer48.position import Combat, ExitArgs, halves_mps, within
 from engines.panzer48.state import P48State
 from engines.panzer48.steps import bound_when_called
 from pbem.engine import Action, ChanceRequest, Event, Outcome
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from engines.hexkit.facts import BoardFacts
     from engines.panzer48.movement import (
         after_move,
-        allowance,
+        allowance_halves,
         entry_hexes,
         may_step_to,
         movable,
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from engines.panzer48.zoc import zoc
 else:
     after_move = bound_when_called(globals(), "movement", "after_move")
-    allowance = bound_when_called(globals(), "movement", "allowance")
+    allowance_halves = bound_when_called(globals(), "movement", "allowance_halves")
     entry_hexes = bound_when_called(globals(), "movement", "entry_hexes")
     may_step_to = bound_when_called(globals(), "movement", "may_step_to")
     movable = bound_when_called(globals(), "movement", "movable")
@@ -196,7 +196,7 @@ class Movement(Choice[P48State]):
             u, h = a.text("unit"), a.text("hex")
             x = pos.units[u]
             x.where, x.hex = "map", h
-            x.spent = mps(s.d.entry_cost(u, h))  # 9.1: the first hex's cost
+            x.spent = halves_mps(s.d.entry_halves(u, h))  # 9.1: the first hex's cost
             x.halted = h in zoc(s, other(pos.phasing))  # 5 (stand-in)
             pos.moving, pos.moved_hexes = [u], 1
             flow.call("moving")
@@ -314,7 +314,7 @@ class Moving(Choice[P48State]):
     def _may_exit(self, s: P48State, h: str) -> bool:
         pos = s.pos
         return (pos.phasing == "soviet" and h in s.d.areas["south_exit"]
-                and all(spent_of(pos.units[u].spent) + s.d.exit_cost <= allowance(s, u)
+                and all(within(pos.units[u].spent, s.d.exit_halves, allowance_halves(s, u))
                         for u in pos.moving))
 
     def default(self, s: P48State, args: NoArgs) -> Action:
