@@ -95,6 +95,8 @@ PLACEMENT_FIELDS = frozenset(("where", "hex", "losses", "retreated"))
 #: no unit alive for long: facts kept with an older list read every unit again.
 PLACEMENT_LOG: list[list[Unit]] = [[]]
 _LOG_LENGTH = 4096
+
+
 @dataclass
 class Fire:
     """One fire under way in a combat (7): its target and the units firing and
