@@ -26,7 +26,6 @@ from pbem.grammar import Act
 from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
-    from engines.motherland.combat_args import LoseArgs, TakeArgs
     from engines.motherland.state import MotherlandState
 
 
@@ -55,6 +54,32 @@ class StuckArgs:
 
     units: list[str] = field(default_factory=list)
     n: int = 0
+
+
+@dataclass
+class TakeArgs:
+    """A combat result to take (8.5): the side, the steps, the units in the hex, those
+    stuck, the side's role and the result's code."""
+
+    side: str = AXIS
+    n: int = 0
+    units: list[str] = field(default_factory=list)
+    stuck: list[str] = field(default_factory=list)
+    role: str = ""
+    code: str = ""
+
+
+@dataclass
+class LoseArgs:
+    """Step losses to allocate (8.5.1): the side, how many, the units, what each has lost
+    so far, and why."""
+
+    side: str = AXIS
+    n: int = 0
+    units: list[str] = field(default_factory=list)
+    taken: dict[str, int] = field(default_factory=dict)
+    why: str = "combat result (8.5)"
+
 
 
 # ================================================================================
@@ -378,10 +403,6 @@ def combat_result(s: MotherlandState, code: str) -> None:
 
 
 def apply_side(s: MotherlandState, t: ApplySideArgs) -> None:
-    # once a side's result: a command that loads the combat rules to end the phase or
-    # after a retreat (combat_end) makes no step loss or result to take (issue 35)
-    from engines.motherland.combat_args import LoseArgs, TakeArgs
-
     cb = s.fight()
     role, side = t.role, t.side
     units = s.alive_in_combat(role)
@@ -440,8 +461,6 @@ def take_refusal(s: MotherlandState, t: TakeArgs, action: Action) -> Refusal:
 
 def apply_take(s: MotherlandState, t: TakeArgs, a: Act, flow: Flow) -> None:
     """Take the result the way ``a`` says (one of :func:`take_options`)."""
-    from engines.motherland.combat_args import LoseArgs
-
     steps, hexes = a.number("steps"), a.number("hexes")
     flow.end()
     cb = s.fight()

@@ -213,7 +213,7 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
         for uid in units:
             claim(s, uid, dest)
     if zoc_loss:  # one step for the stack, the owner choosing the unit
-        from engines.motherland.combat_args import LoseArgs
+        from engines.motherland.combat import LoseArgs
 
         s.queue_frames([Frame("lose", LoseArgs(side, 1, list(units), {},
                                                "retreated into an enemy ZOC (4.2.1, 8.6.2)"))],

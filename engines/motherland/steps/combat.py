@@ -24,7 +24,7 @@ from pbem.steps import Flow, Refusal, Step
 
 if TYPE_CHECKING:
     from engines.motherland.chits import DrawArgs, KeepArgs, UnitsArgs
-    from engines.motherland.combat_args import LoseArgs, TakeArgs
+    from engines.motherland.combat import LoseArgs, TakeArgs
     from engines.motherland.state import MotherlandState
 
 
@@ -160,7 +160,7 @@ class TakeResult(GameChoice):
              "rest")
     order_policies = (("losses", "as step losses where possible, retreats for the rest "
                                  "(holding the ground)"),)
-    Args = CombatArgs("TakeArgs")
+    Args = CombatArgs("TakeArgs", "combat")
     #: retreats where possible (8.5): the options run from all losses to all retreats
     default_option = -1
     #: a sole way to take the result is no decision
@@ -196,7 +196,7 @@ class LoseSteps(GameChoice):
     kind = "step-loss"
     rule = "8.5.1"
     order = f"allocate step losses: {FIRST_LISTED}"
-    Args = CombatArgs("LoseArgs")
+    Args = CombatArgs("LoseArgs", "combat")
     default_option = 0
     when_empty, auto = "end", True
     decider_field = "side"
