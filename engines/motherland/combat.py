@@ -82,6 +82,41 @@ class LoseArgs:
 
 
 
+# A CRT result decoded (8.5): kept with the rules that apply it, not with the rule helpers
+# every turn command loads (a retreat's act made its class for nothing: issue 35)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One CRT cell decoded: per side mandatory steps, numeric result, elimination."""
+
+    code: str
+    att_mandatory: int = 0
+    def_mandatory: int = 0
+    att_n: int = 0
+    def_n: int = 0
+    att_elim: bool = False
+    def_elim: bool = False
+
+
+def decode(code: str) -> Outcome:
+    """``A1 A2 AE D1 D2 D3 DE`` and mandatory ``m/n`` (attacker/defender, 8.5)."""
+    code = code.strip()
+    if code == "AE":
+        return Outcome(code, att_elim=True)
+    if code == "DE":
+        return Outcome(code, def_elim=True)
+    if "/" in code:
+        a, d = code.split("/")
+        return Outcome(code, att_mandatory=int(a), def_mandatory=int(d))
+    if code[:1] == "A" and code[1:].isdigit():
+        return Outcome(code, att_n=int(code[1:]))
+    if code[:1] == "D" and code[1:].isdigit():
+        return Outcome(code, def_n=int(code[1:]))
+    raise ValueError(f"unknown combat result {code!r}")
+
+
+
 # ================================================================================
 # combat (7.0 overrun, 8.0 combat)
 # ================================================================================
@@ -387,7 +422,7 @@ def on_crt(s: MotherlandState, roll: int) -> None:
 def combat_result(s: MotherlandState, code: str) -> None:
     cb = s.fight()
     cb.result = code
-    out = rules.decode(code)
+    out = decode(code)
     att, dfn = cb.side, other(cb.side)
     s.queue_frames([  # 8.1 steps 4-6: the attacker's result first
         Frame("apply_side", ApplySideArgs(att, "att", out.att_mandatory, out.att_n,
