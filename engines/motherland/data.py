@@ -494,15 +494,20 @@ def _scenario(doc: Doc, counters: Mapping[str, Counter], hexmap: HexMap) -> Scen
     turns = doc.get_list("scenario", "turns")
     setup = doc.get_table("setup")
 
+    # the map's hexes asked directly, not through the map's ``in`` (a call each of a
+    # scenario's 171 placements, read by every command's load: issue 35)
+    on_map = hexmap.terrain
+
     def places(side: str) -> tuple[tuple[str, str], ...]:
         out = []
         for i, pair in enumerate(setup.get(side, [])):
             if not (isinstance(pair, list) and len(pair) == 2):
                 raise doc.error(("setup", side, i), "expected [unit, hex]")
             uid, h = pair
-            if uid not in counters or counters[uid].side != side:
+            c = counters.get(uid)
+            if c is None or c.side != side:
                 raise doc.error(("setup", side, i), f"{uid!r} is not a {side} counter")
-            if h not in hexmap:
+            if h not in on_map:
                 raise doc.error(("setup", side, i), f"hex {h} is not on the map")
             out.append((uid, h))
         return tuple(out)
