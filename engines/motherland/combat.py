@@ -26,7 +26,6 @@ from pbem.grammar import Act
 from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
-    from engines.motherland.combat_args import LoseArgs, TakeArgs
     from engines.motherland.state import MotherlandState
 
 
@@ -55,6 +54,67 @@ class StuckArgs:
 
     units: list[str] = field(default_factory=list)
     n: int = 0
+
+
+@dataclass
+class TakeArgs:
+    """A combat result to take (8.5): the side, the steps, the units in the hex, those
+    stuck, the side's role and the result's code."""
+
+    side: str = AXIS
+    n: int = 0
+    units: list[str] = field(default_factory=list)
+    stuck: list[str] = field(default_factory=list)
+    role: str = ""
+    code: str = ""
+
+
+@dataclass
+class LoseArgs:
+    """Step losses to allocate (8.5.1): the side, how many, the units, what each has lost
+    so far, and why."""
+
+    side: str = AXIS
+    n: int = 0
+    units: list[str] = field(default_factory=list)
+    taken: dict[str, int] = field(default_factory=dict)
+    why: str = "combat result (8.5)"
+
+
+
+# A CRT result decoded (8.5): kept with the rules that apply it, not with the rule helpers
+# every turn command loads (a retreat's act made its class for nothing: issue 35)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One CRT cell decoded: per side mandatory steps, numeric result, elimination."""
+
+    code: str
+    att_mandatory: int = 0
+    def_mandatory: int = 0
+    att_n: int = 0
+    def_n: int = 0
+    att_elim: bool = False
+    def_elim: bool = False
+
+
+def decode(code: str) -> Outcome:
+    """``A1 A2 AE D1 D2 D3 DE`` and mandatory ``m/n`` (attacker/defender, 8.5)."""
+    code = code.strip()
+    if code == "AE":
+        return Outcome(code, att_elim=True)
+    if code == "DE":
+        return Outcome(code, def_elim=True)
+    if "/" in code:
+        a, d = code.split("/")
+        return Outcome(code, att_mandatory=int(a), def_mandatory=int(d))
+    if code[:1] == "A" and code[1:].isdigit():
+        return Outcome(code, att_n=int(code[1:]))
+    if code[:1] == "D" and code[1:].isdigit():
+        return Outcome(code, def_n=int(code[1:]))
+    raise ValueError(f"unknown combat result {code!r}")
+
 
 
 # ================================================================================
@@ -362,7 +422,7 @@ def on_crt(s: MotherlandState, roll: int) -> None:
 def combat_result(s: MotherlandState, code: str) -> None:
     cb = s.fight()
     cb.result = code
-    out = rules.decode(code)
+    out = decode(code)
     att, dfn = cb.side, other(cb.side)
     s.queue_frames([  # 8.1 steps 4-6: the attacker's result first
         Frame("apply_side", ApplySideArgs(att, "att", out.att_mandatory, out.att_n,
@@ -378,10 +438,6 @@ def combat_result(s: MotherlandState, code: str) -> None:
 
 
 def apply_side(s: MotherlandState, t: ApplySideArgs) -> None:
-    # once a side's result: a command that loads the combat rules to end the phase or
-    # after a retreat (combat_end) makes no step loss or result to take (issue 35)
-    from engines.motherland.combat_args import LoseArgs, TakeArgs
-
     cb = s.fight()
     role, side = t.role, t.side
     units = s.alive_in_combat(role)
@@ -440,8 +496,6 @@ def take_refusal(s: MotherlandState, t: TakeArgs, action: Action) -> Refusal:
 
 def apply_take(s: MotherlandState, t: TakeArgs, a: Act, flow: Flow) -> None:
     """Take the result the way ``a`` says (one of :func:`take_options`)."""
-    from engines.motherland.combat_args import LoseArgs
-
     steps, hexes = a.number("steps"), a.number("hexes")
     flow.end()
     cb = s.fight()

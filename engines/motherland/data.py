@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 ENGINE_ID = "for-the-motherland"
 _NONE: frozenset[str] = frozenset()
+_INT = frozenset({int})
 
 #: unit types that are Mechanized for movement (5.1.2)
 MECH_TYPES = frozenset({"panzer", "ss_panzer", "tank", "mech_group", "supply_base"})
@@ -441,8 +442,9 @@ class GameData(Shared):
 
 
 def _ints(doc: Doc, value: Any, path: tuple[str | int, ...], n: int) -> tuple[int, ...]:
-    if not isinstance(value, list) or len(value) != n or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value):
+    # each an int and no bool, the types taken in C (a generator's step each was most of
+    # reading the 28 factor tables)
+    if not isinstance(value, list) or len(value) != n or not set(map(type, value)) <= _INT:
         raise doc.error(path, f"expected a list of {n} integers, got {value!r}")
     return tuple(value)
 
@@ -450,11 +452,12 @@ def _ints(doc: Doc, value: Any, path: tuple[str | int, ...], n: int) -> tuple[in
 _T = TypeVar("_T")
 
 
-def _made(cls: type[_T], **values: Any) -> _T:
+def _made(cls: type[_T], values: dict[str, Any]) -> _T:
     """``cls(**values)`` for a frozen dataclass of this module given every field (none
     has a ``__post_init__``): its fields put in at once.  A frozen class's ``__init__``
     sets each through ``object.__setattr__``, 17 K instructions a counter, and every
-    command's load makes the 171 counters (issue 35)."""
+    command's load makes the 171 counters (issue 35); the fields come as one map, not as
+    a call's keywords, which were a third of reading them."""
     made = object.__new__(cls)
     made.__dict__.update(values)
     return made
@@ -465,21 +468,25 @@ def _counters(doc: Doc) -> dict[str, Counter]:
     for kind, rows in doc.get_table("factors").items():
         if kind == "stand_in":
             continue
-        factors[kind] = tuple(
-            _ints(doc, r, ("factors", kind, i), 3) for i, r in enumerate(rows))  # type: ignore[misc]
+        factors[kind] = tuple([
+            _ints(doc, r, ("factors", kind, i), 3)  # type: ignore[misc]
+            for i, r in enumerate(rows)])
     out: dict[str, Counter] = {}
+    new = object.__new__
     for side in ("axis", "soviet"):
         for i, spec in enumerate(doc.get_list(side)):
-            t = spec.get("type", "")
+            get = spec.get
+            t = get("type", "")
             if t not in factors:
                 raise doc.error((side, i, "type"), f"unknown unit type {t!r}")
-            c = _made(Counter, id=spec["id"], side=side, name=spec.get("name", spec["id"]),
-                      type=t, nation=spec.get("nation", "soviet"),
-                      letter=spec.get("letter", ""), asset=spec.get("asset", ""),
-                      factors=factors[t])
-            if c.id in out:
-                raise doc.error((side, i, "id"), f"counter {c.id} is listed twice")
-            out[c.id] = c
+            uid = spec["id"]
+            if uid in out:
+                raise doc.error((side, i, "id"), f"counter {uid} is listed twice")
+            # as _made makes one, without a call a counter
+            c = out[uid] = new(Counter)
+            c.__dict__.update({"id": uid, "side": side, "name": get("name", uid), "type": t,
+                               "nation": get("nation", "soviet"), "letter": get("letter", ""),
+                               "asset": get("asset", ""), "factors": factors[t]})
     return out
 
 
@@ -487,15 +494,20 @@ def _scenario(doc: Doc, counters: Mapping[str, Counter], hexmap: HexMap) -> Scen
     turns = doc.get_list("scenario", "turns")
     setup = doc.get_table("setup")
 
+    # the map's hexes asked directly, not through the map's ``in`` (a call each of a
+    # scenario's 171 placements, read by every command's load: issue 35)
+    on_map = hexmap.terrain
+
     def places(side: str) -> tuple[tuple[str, str], ...]:
         out = []
         for i, pair in enumerate(setup.get(side, [])):
             if not (isinstance(pair, list) and len(pair) == 2):
                 raise doc.error(("setup", side, i), "expected [unit, hex]")
             uid, h = pair
-            if uid not in counters or counters[uid].side != side:
+            c = counters.get(uid)
+            if c is None or c.side != side:
                 raise doc.error(("setup", side, i), f"{uid!r} is not a {side} counter")
-            if h not in hexmap:
+            if h not in on_map:
                 raise doc.error(("setup", side, i), f"hex {h} is not on the map")
             out.append((uid, h))
         return tuple(out)
@@ -558,19 +570,21 @@ def load(root: Traversable | Path | None = None, map_file: Path | None = None) -
     cdoc = d("chits.toml")
     chits = {}
     for cid, spec in cdoc.get_table("chit").items():
-        chits[cid] = _made(Chit, id=cid, letter=cid[0], front=tuple(spec["front"]),
-                           back=tuple(spec["back"]), setup=int(spec["setup"]))
+        chits[cid] = _made(Chit, {"id": cid, "letter": cid[0], "front": tuple(spec["front"]),
+                                  "back": tuple(spec["back"]), "setup": int(spec["setup"])})
     tdoc = d("turns.toml")
     turns = {}
     for spec in tdoc.get_list("turn"):
-        t = _made(TurnInfo, turn=spec["turn"], date=spec["date"], weather=spec["weather"],
-                  first_winter=spec.get("first_winter", False),
-                  replacements=tuple(spec.get("replacements", (0, 0))),
-                  production=spec.get("production", False),
-                  air_withdrawal=spec.get("air_withdrawal", False),
-                  soviet=tuple(spec.get("soviet", ())), axis=tuple(spec.get("axis", ())),
-                  chits=tuple(spec.get("chits", ())), general=spec.get("general", ""),
-                  partisan=spec.get("partisan", ""))
+        get = spec.get
+        t = _made(TurnInfo, {"turn": spec["turn"], "date": spec["date"],
+                             "weather": spec["weather"],
+                             "first_winter": get("first_winter", False),
+                             "replacements": tuple(get("replacements", (0, 0))),
+                             "production": get("production", False),
+                             "air_withdrawal": get("air_withdrawal", False),
+                             "soviet": tuple(get("soviet", ())), "axis": tuple(get("axis", ())),
+                             "chits": tuple(get("chits", ())), "general": get("general", ""),
+                             "partisan": get("partisan", "")})
         for uid in (*t.soviet, *t.axis):
             if uid not in counters:
                 raise tdoc.error(("turn",), f"turn {t.turn}: unknown counter {uid}")
@@ -579,8 +593,9 @@ def load(root: Traversable | Path | None = None, map_file: Path | None = None) -
     tec = {}
     for name, spec in tables.get_table("tec").items():
         if isinstance(spec, dict):
-            tec[name] = Terrain(spec["leg"], spec["mech"], spec["shift"],
-                                spec.get("prohibited_except", ""))
+            tec[name] = _made(Terrain, {"leg": spec["leg"], "mech": spec["mech"],
+                                        "shift": spec["shift"],
+                                        "prohibited_except": spec.get("prohibited_except", "")})
     scenarios = Scenarios({sid: sset.scenario(sid) for sid in sset.scenarios}, counters,
                           hexmap)
     if not scenarios:

@@ -205,12 +205,15 @@ def retreat(s: MotherlandState, t: RetreatArgs, a: Act) -> None:
     s._touch()
     s.tell(Event(f"{' '.join(s.label(x) for x in units)} retreat {src} -> {dest}", "retreat",
                  hexes=(src, dest), units=tuple(units), rule="8.6"))
-    from engines.motherland.victory import claim
+    if dest in s.data.cities:
+        # only a city or port changes hands (19.1): the victory rules load for one, not
+        # for every retreat (issue 35: 0.43 M instructions of an act)
+        from engines.motherland.victory import claim
 
-    for uid in units:
-        claim(s, uid, dest)
+        for uid in units:
+            claim(s, uid, dest)
     if zoc_loss:  # one step for the stack, the owner choosing the unit
-        from engines.motherland.combat_args import LoseArgs
+        from engines.motherland.combat import LoseArgs
 
         s.queue_frames([Frame("lose", LoseArgs(side, 1, list(units), {},
                                                "retreated into an enemy ZOC (4.2.1, 8.6.2)"))],
@@ -334,8 +337,9 @@ def apply_advance(s: MotherlandState, t: AdvanceArgs, a: Act) -> None:
     s.u(uid).hex = dest
     t.moved[uid] = t.moved.get(uid, 0) + 1
     s._touch()
-    from engines.motherland.victory import claim
+    if dest in s.data.cities:  # as a retreat's: only a city or port changes hands (19.1)
+        from engines.motherland.victory import claim
 
-    claim(s, uid, dest)
+        claim(s, uid, dest)
     s.tell(Event(f"{s.label(uid)} advances {src} -> {dest}", "move", hexes=(src, dest),
                  units=(uid,), rule="8.7"))

@@ -1,4 +1,4 @@
-"""Pure rule helpers of For the Motherland!: results, odds, stacking, step structures.
+"""Pure rule helpers of For the Motherland!: odds, stacking, step structures.
 
 Kept apart from the state machine so each can be tested with the book's examples on
 its own (odds rounding 15:4 and 11:12, column shifts from the end columns, the capped
@@ -7,41 +7,10 @@ die roll, the D2 example's three ways, the advance examples).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engines.hexkit.odds import Column
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One CRT cell decoded: per side mandatory steps, numeric result, elimination."""
-
-    code: str
-    att_mandatory: int = 0
-    def_mandatory: int = 0
-    att_n: int = 0
-    def_n: int = 0
-    att_elim: bool = False
-    def_elim: bool = False
-
-
-def decode(code: str) -> Outcome:
-    """``A1 A2 AE D1 D2 D3 DE`` and mandatory ``m/n`` (attacker/defender, 8.5)."""
-    code = code.strip()
-    if code == "AE":
-        return Outcome(code, att_elim=True)
-    if code == "DE":
-        return Outcome(code, def_elim=True)
-    if "/" in code:
-        a, d = code.split("/")
-        return Outcome(code, att_mandatory=int(a), def_mandatory=int(d))
-    if code[:1] == "A" and code[1:].isdigit():
-        return Outcome(code, att_n=int(code[1:]))
-    if code[:1] == "D" and code[1:].isdigit():
-        return Outcome(code, def_n=int(code[1:]))
-    raise ValueError(f"unknown combat result {code!r}")
 
 
 def column(attack: int, defense: int, columns: tuple[str, ...], shift: int) -> Column:

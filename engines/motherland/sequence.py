@@ -21,6 +21,13 @@ from pbem.steps import Entry, Flow, Frame, Procedure, Sequence
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
+    #: the runtime's procedure and sequence as this game's (steps.base.GameProcedure)
+    GameProcedure = Procedure[MotherlandState]
+    GameSequence = Sequence[MotherlandState]
+else:
+    # not subscripted at run time, where the alias is made for nothing (issue 35)
+    GameProcedure, GameSequence = Procedure, Sequence
+
 
 # Setup, the task loop and the sequence of phases (3.0).
 
@@ -172,7 +179,7 @@ def next_turn(s: MotherlandState) -> bool:
 # ================================================================================
 
 
-class Game(Procedure["MotherlandState"]):
+class Game(GameProcedure):
     """Turn after turn from the scenario's first to its last (20.0), then victory (19.0)."""
 
     name = "game"
@@ -188,7 +195,7 @@ class Game(Procedure["MotherlandState"]):
         return []
 
 
-class PhaseStart(Procedure["MotherlandState"]):
+class PhaseStart(GameProcedure):
     """A phase begins (3.1): its marks cleared and its work queued, stacking checked last."""
 
     name = "phase"
@@ -202,7 +209,7 @@ class PhaseStart(Procedure["MotherlandState"]):
         return []
 
 
-class AxisFirstTurn(Sequence["MotherlandState"]):
+class AxisFirstTurn(GameSequence):
     """3.0: on turns 1-11 the Axis moves first."""
 
     name = "axis-first-turn"
@@ -217,7 +224,7 @@ class AxisFirstTurn(Sequence["MotherlandState"]):
     )
 
 
-class SovietFirstTurn(Sequence["MotherlandState"]):
+class SovietFirstTurn(GameSequence):
     """3.0: on turns 12-22 the Soviets move first (and take no Exploitation Phase)."""
 
     name = "soviet-first-turn"

@@ -130,7 +130,15 @@ PHASE_NAMES = {"supply": "Mutual Supply Phase", "move": "Movement Phase",
 _FACTS_KEPT = ("facts", "kept")
 
 
-class MotherlandState(StepState[Position]):
+if TYPE_CHECKING:
+    #: the runtime's state of this game's position
+    GameStepState = StepState[Position]
+else:
+    # not subscripted at run time, where the alias is made for nothing (steps.base.GameChoice)
+    GameStepState = StepState
+
+
+class MotherlandState(GameStepState):
     """One position of For the Motherland!."""
 
     #: its counters are its view's (State.counters): no unit off the map is named

@@ -115,7 +115,10 @@ def test_a_record_that_did_not_change_is_not_encoded_again(
     pack_each = canonical.pack_each
 
     def counting_each(values: Any) -> list[bytes]:
-        packed.extend(v for v in values if type(v) is dict and "steps" in v)
+        # a unit's record as a map, or as its keys and values in turn (For the
+        # Motherland!'s own writer packs it so and puts a map's head on it)
+        packed.extend(v if type(v) is dict else dict(zip(v[::2], v[1::2], strict=True))
+                      for v in values if type(v) in (dict, list) and "steps" in v)
         return pack_each(values)
     monkeypatch.setattr(canonical, "pack_normal", counting)
     monkeypatch.setattr(canonical, "pack_each", counting_each)

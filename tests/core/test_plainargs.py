@@ -66,7 +66,7 @@ class _Odd:
 
 @pytest.mark.parametrize("value", [1, True, None, ("a", 1), ["a", 2], {"a": True}])
 def test_values_not_exactly_of_a_fields_kind_are_left_to_the_codec(value: Any) -> None:
-    from engines.motherland.combat_args import LoseArgs
+    from engines.motherland.combat import LoseArgs
 
     good = LoseArgs(side="soviet", n=2, units=["5T"], taken={"5T": 1})
     data = codec.to_data_of(LoseArgs, good)

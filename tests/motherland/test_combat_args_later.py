@@ -57,19 +57,23 @@ def test_each_combat_step_reads_its_arguments_class_when_first_asked() -> None:
             ("keep", chits, "KeepArgs"), ("draw", chits, "DrawArgs"),
             ("generals", chits, "UnitsArgs"), ("combat_chits", chits, "UnitsArgs"),
             ("admin_draws", chits, "UnitsArgs"), ("apply_side", combat, "ApplySideArgs"),
-            ("stuck_steps", combat, "StuckArgs"), ("take", combat_args, "TakeArgs"),
-            ("lose", combat_args, "LoseArgs"), ("advance", combat_args, "AdvanceArgs")):
+            ("stuck_steps", combat, "StuckArgs"), ("take", combat, "TakeArgs"),
+            ("lose", combat, "LoseArgs"), ("advance", combat_args, "AdvanceArgs")):
         assert STEPS[step].Args is getattr(module, name), step
         assert STEPS[step].Args is STEPS[step].Args
         assert isinstance(STEPS[step].Args(), getattr(module, name))
 
 
-def test_the_combat_rules_load_without_the_later_combat_arguments() -> None:
-    """The combat rules (8.0-8.5) load with the phase's end (combat_end) after every
-    retreat: they make a step loss's or a result's arguments (8.5, 8.5.1) only when a
-    side's result is applied, and a command that only ends a combat makes neither."""
+def test_8_7_an_advances_arguments_load_without_a_results_or_a_step_losss() -> None:
+    """8.7: the arguments of an advance after combat (the frame a retreat's act leaves)
+    load without the combat rules and the arguments they make of a result taken or a
+    step lost (8.5, 8.5.1): a retreat's act that ends at an advance makes neither."""
     loaded = json.loads(fresh_run(
         "import json, sys\n"
-        "import engines.motherland.combat\n"
-        "print(json.dumps('engines.motherland.combat_args' in sys.modules))\n", "")[-1])
-    assert loaded is False
+        "from engines.motherland.combat_args import AdvanceArgs\n"
+        "made = {v.__name__ for name, m in list(sys.modules.items())\n"
+        "        if name.startswith('engines.motherland') for v in vars(m).values()\n"
+        "        if isinstance(v, type)}\n"
+        "print(json.dumps(['engines.motherland.combat' in sys.modules,\n"
+        "                  sorted(made & {'LoseArgs', 'TakeArgs'})]))\n", "")[-1])
+    assert loaded == [False, []]

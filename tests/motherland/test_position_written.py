@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from engines.motherland import MotherlandEngine
-from engines.motherland.combat_args import LoseArgs
+from engines.motherland.combat import LoseArgs
 from engines.motherland.position import (
     Combat,
     GameEnd,

@@ -6,7 +6,7 @@ import pytest
 
 from engines.motherland import MotherlandEngine, rules
 from engines.motherland.chits import drop_chit
-from engines.motherland.combat import combat_result, lose_step
+from engines.motherland.combat import combat_result, decode, lose_step
 from engines.motherland.movement import move_step_cost, path_cost, reach
 from engines.motherland.notation import GRAMMAR, TAKE, ending, parse
 from engines.motherland.state import MotherlandState
@@ -62,9 +62,9 @@ def test_8_2_1_modified_die_roll_is_capped_at_nine() -> None:
 
 
 def test_8_5_results_decode() -> None:
-    assert rules.decode("D2").def_n == 2
-    assert rules.decode("1/1").att_mandatory == 1 and rules.decode("1/1").def_mandatory == 1
-    assert rules.decode("AE").att_elim and rules.decode("DE").def_elim
+    assert decode("D2").def_n == 2
+    assert decode("1/1").att_mandatory == 1 and decode("1/1").def_mandatory == 1
+    assert decode("AE").att_elim and decode("DE").def_elim
 
 
 def test_8_7_advance_allowance_book_examples() -> None:

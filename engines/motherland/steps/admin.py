@@ -20,16 +20,16 @@ from engines.motherland.reinforcements import (
     replace,
     replace_options,
 )
-from engines.motherland.steps.base import EndedChoice
+from engines.motherland.steps.base import EndedChoice, GameChoice, GameRoll
 from engines.motherland.victory import on_stalin, on_sudden_death, on_surrender
 from pbem.engine import Action, Event
-from pbem.steps import Choice, Flow, NoArgs, Roll, Step
+from pbem.steps import Flow, NoArgs, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-class TurkeyRoll(Roll["MotherlandState"]):
+class TurkeyRoll(GameRoll):
     name, rule = "roll-turkey", "21.2.1"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6
@@ -114,7 +114,7 @@ class Replacements(EndedChoice):
         return []
 
 
-class ProductionRoll(Roll["MotherlandState"]):
+class ProductionRoll(GameRoll):
     name, rule = "roll-production", "12.1"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6
@@ -124,7 +124,7 @@ class ProductionRoll(Roll["MotherlandState"]):
         on_production(s, roll)
 
 
-class Production(Choice["MotherlandState"]):
+class Production(GameChoice):
     """12.1: the Soviet player places the Offensive Support unit produced."""
 
     name = "produce"
@@ -173,7 +173,7 @@ class Evacuation(EndedChoice):
         return []
 
 
-class SuddenDeathRoll(Roll["MotherlandState"]):
+class SuddenDeathRoll(GameRoll):
     name, rule = "roll-sudden-death", "20.2"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6
@@ -183,7 +183,7 @@ class SuddenDeathRoll(Roll["MotherlandState"]):
         on_sudden_death(s, roll)
 
 
-class StalinRoll(Roll["MotherlandState"]):
+class StalinRoll(GameRoll):
     name, rule = "roll-stalin", "16.6"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6
@@ -193,7 +193,7 @@ class StalinRoll(Roll["MotherlandState"]):
         on_stalin(s, roll)
 
 
-class SurrenderRoll(Roll["MotherlandState"]):
+class SurrenderRoll(GameRoll):
     name, rule = "roll-surrender", "20.2 rule 4"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6

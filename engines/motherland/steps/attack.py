@@ -21,10 +21,10 @@ from engines.motherland.retreat import (
     retreat_options,
     retreat_refusal,
 )
-from engines.motherland.steps.base import FIRST_LISTED, CombatArgs, EndedChoice
+from engines.motherland.steps.base import FIRST_LISTED, CombatArgs, EndedChoice, GameChoice
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
-from pbem.steps import Choice, Flow, Refusal, Step
+from pbem.steps import Flow, Refusal, Step
 
 # the combat rules (engines.motherland.combat) load where a step first uses them: a
 # restored retreat's listing (8.6.1) uses none of them (issue 35: 1 M instructions)
@@ -72,7 +72,7 @@ class CombatChoice(EndedChoice):
         return []
 
 
-class RetreatChoice(Choice["MotherlandState"]):
+class RetreatChoice(GameChoice):
     """8.6.1: among retreat hexes of equal priority the owner chooses; a unit with none
     takes its retreat as steps (8.5.1), a sole hex is taken without asking.  The rules are
     ``retreat.py``'s: a move is checked once, by the runtime's refusal of what is neither

@@ -9,16 +9,22 @@ from typing import TYPE_CHECKING, Any
 from engines.motherland.args import RollArgs
 from engines.motherland.const import DONE, SOVIET
 from engines.motherland.notation import KEEP, act
-from engines.motherland.steps.base import FIRST_LISTED, CombatArgs, EndedChoice
+from engines.motherland.steps.base import (
+    FIRST_LISTED,
+    CombatArgs,
+    EndedChoice,
+    GameChoice,
+    GameRoll,
+)
 from pbem.engine import Action, ChanceRequest, Event, Outcome
-from pbem.steps import Choice, Flow, Refusal, Roll, Step
+from pbem.steps import Flow, Refusal, Step
 
 # the combat rules (engines.motherland.combat) load where a step first uses them: a
 # restored retreat's listing (8.6.1) uses none of them (issue 35: 1 M instructions)
 
 if TYPE_CHECKING:
     from engines.motherland.chits import DrawArgs, KeepArgs, UnitsArgs
-    from engines.motherland.combat_args import LoseArgs, TakeArgs
+    from engines.motherland.combat import LoseArgs, TakeArgs
     from engines.motherland.state import MotherlandState
 
 
@@ -63,7 +69,7 @@ class Generals(EndedChoice):
         return []
 
 
-class KeepChit(Choice["MotherlandState"]):
+class KeepChit(GameChoice):
     """16.5: of a General's two chits the Soviet player keeps one."""
 
     name = "keep"
@@ -90,7 +96,7 @@ class KeepChit(Choice["MotherlandState"]):
         return []
 
 
-class DrawChits(Roll["MotherlandState"]):
+class DrawChits(GameRoll):
     """11.1, 16.5: Strength Chits drawn from a cup as it is when the draw comes up
     (earlier draws may have emptied it; an empty cup gives the stand-in chit)."""
 
@@ -131,7 +137,7 @@ class DrawChits(Roll["MotherlandState"]):
         return None
 
 
-class CrtRoll(Roll["MotherlandState"]):
+class CrtRoll(GameRoll):
     name, rule = "roll-crt", "8.2"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6
@@ -143,7 +149,7 @@ class CrtRoll(Roll["MotherlandState"]):
         on_crt(s, roll)
 
 
-class TakeResult(Choice["MotherlandState"]):
+class TakeResult(GameChoice):
     """8.5: the side hit takes a result as step losses and hexes of retreat (by default
     retreating where possible)."""
 
@@ -154,7 +160,7 @@ class TakeResult(Choice["MotherlandState"]):
              "rest")
     order_policies = (("losses", "as step losses where possible, retreats for the rest "
                                  "(holding the ground)"),)
-    Args = CombatArgs("TakeArgs")
+    Args = CombatArgs("TakeArgs", "combat")
     #: retreats where possible (8.5): the options run from all losses to all retreats
     default_option = -1
     #: a sole way to take the result is no decision
@@ -183,14 +189,14 @@ class TakeResult(Choice["MotherlandState"]):
         return []
 
 
-class LoseSteps(Choice["MotherlandState"]):
+class LoseSteps(GameChoice):
     """8.5.1: the owner allocates step losses, each unit losing one before any loses two."""
 
     name = "lose"
     kind = "step-loss"
     rule = "8.5.1"
     order = f"allocate step losses: {FIRST_LISTED}"
-    Args = CombatArgs("LoseArgs")
+    Args = CombatArgs("LoseArgs", "combat")
     default_option = 0
     when_empty, auto = "end", True
     decider_field = "side"

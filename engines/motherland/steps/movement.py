@@ -23,17 +23,17 @@ from engines.motherland.reinforcements import (
     reinf_pool,
 )
 from engines.motherland.stacking import over_limit
-from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
+from engines.motherland.steps.base import FIRST_LISTED, EndedChoice, GameChoice, GameRoll
 from engines.motherland.strategic import apply_ship, apply_strategic
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
-from pbem.steps import Choice, Flow, Roll, Step
+from pbem.steps import Flow, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
 
 
-class MoveChoice(Choice["MotherlandState"]):
+class MoveChoice(GameChoice):
     """5.0, 5.4: the phasing side moves (its units, overruns, Strategic Movement, Sea
     Transport, the Baku raid) until it ends the phase.  Each kind of move is checked by its
     own rule, so a move along any legal path is taken, not only the one listed."""
@@ -111,7 +111,7 @@ class Reinforcements(EndedChoice):
         return []
 
 
-class ReturningRoll(Roll["MotherlandState"]):
+class ReturningRoll(GameRoll):
     name, rule = "roll-returning", "17.1.4"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6
@@ -121,7 +121,7 @@ class ReturningRoll(Roll["MotherlandState"]):
         on_returning(s, args, roll)
 
 
-class Overstacked(Choice["MotherlandState"]):
+class Overstacked(GameChoice):
     """6.0: the opponent eliminates the units over the stacking limit."""
 
     name = "stack"
@@ -146,7 +146,7 @@ class Overstacked(Choice["MotherlandState"]):
         return []
 
 
-class BakuRoll(Roll["MotherlandState"]):
+class BakuRoll(GameRoll):
     name, rule = "roll-baku", "21.1.2"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6
@@ -156,7 +156,7 @@ class BakuRoll(Roll["MotherlandState"]):
         on_baku(s, roll)
 
 
-class BakuFactoriesRoll(Roll["MotherlandState"]):
+class BakuFactoriesRoll(GameRoll):
     name, rule = "roll-baku-factories", "21.1.2"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6
@@ -166,7 +166,7 @@ class BakuFactoriesRoll(Roll["MotherlandState"]):
         s.queue("baku_factories", NArgs(roll), first=True)
 
 
-class BakuFactories(Choice["MotherlandState"]):
+class BakuFactories(GameChoice):
     """21.1.2: the Axis picks the factories the Baku raid destroys."""
 
     name = "baku_factories"

@@ -23,7 +23,7 @@ from engines.motherland.partisans import (
     partisan_targets,
 )
 from engines.motherland.phase_args import CountArgs, PlaceArgs
-from engines.motherland.steps.base import FIRST_LISTED, EndedChoice
+from engines.motherland.steps.base import FIRST_LISTED, EndedChoice, GameChoice, GameRoll
 from engines.motherland.supply import (
     air_available,
     air_supply,
@@ -34,7 +34,7 @@ from engines.motherland.supply import (
     on_isolation,
 )
 from pbem.engine import Action, Event
-from pbem.steps import Choice, Flow, NoArgs, Roll, Step
+from pbem.steps import Flow, NoArgs, Step
 
 if TYPE_CHECKING:
     from engines.motherland.state import MotherlandState
@@ -93,7 +93,7 @@ class AirSupply(EndedChoice):
         return []
 
 
-class PartisanMarkers(Choice["MotherlandState"]):
+class PartisanMarkers(GameChoice):
     """10.1: the Soviet player marks German units Out of Supply, nearest first."""
 
     name = "partisan_oos"
@@ -155,7 +155,7 @@ class PartisanPlacement(EndedChoice):
         return []
 
 
-class PartisanRoll(Roll["MotherlandState"]):
+class PartisanRoll(GameRoll):
     name, rule = "roll-partisan", "10.1"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6
@@ -165,7 +165,7 @@ class PartisanRoll(Roll["MotherlandState"]):
         on_partisan(s, args, roll)
 
 
-class IsolationRoll(Roll["MotherlandState"]):
+class IsolationRoll(GameRoll):
     name, rule = "roll-isolation", "9.1.3"
     Args = RollArgs
     dice = (6,)  # every roll of the game is 1d6
@@ -175,7 +175,7 @@ class IsolationRoll(Roll["MotherlandState"]):
         on_isolation(s, args, roll)
 
 
-class IsolationLosses(Choice["MotherlandState"]):
+class IsolationLosses(GameChoice):
     """9.1.3: the owner takes isolation attrition among the isolated units of a hex."""
 
     name = "isolation"
