@@ -93,7 +93,8 @@ def test_a_combat_phase_ended_without_an_attack_imports_no_step_of_an_attack() -
 #: segment's opening, its Movement Phase and their rules, and control (3.1), the Front
 #: Markers (14.1), supply (7.0) and victory (18.1), which listing the turn's
 #: reinforcements (11.1) does not ask
-SEGMENT = ("engines.backhand.steps.segment", "engines.backhand.steps.move",
+SEGMENT = ("engines.backhand.steps.opening", "engines.backhand.steps.segment",
+           "engines.backhand.steps.move",
            "engines.backhand.admin", "engines.backhand.movement",
            "engines.backhand.uprisings", "engines.backhand.control",
            "engines.backhand.fronts", "engines.backhand.supply", "engines.backhand.victory")
