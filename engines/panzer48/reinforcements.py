@@ -101,13 +101,12 @@ def place_defaults(s: P48State, side: str) -> None:
         cands = ordered.get((f.area, info.target == "P"))
         if cands is None:
             if info.target == "P":
-                cands = sorted(d.areas["front_german" if side == "german"
-                                       else "front_soviet"])
+                cands = list(d.areas["front_german" if side == "german" else "front_soviet"])
             else:
                 cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
                          and h not in d.areas["front_german"]
                          and h not in d.areas["front_soviet"]]
-            cands.sort(key=lambda h: (d.map.distance(h, f.area), h))
+            cands = d.map.grid.nearest_first(f.area, cands)
             ordered[f.area, info.target == "P"] = cands
         for h in cands:
             # fits(s, h, side, [u]): the side's units there and this one

@@ -64,9 +64,17 @@ def test_a_kept_grid_makes_its_cubes_when_first_asked(engine_id: str) -> None:
     # every cell's cube worked out from its id is the table's
     other = scenario._map_from_data(scenario_parse.map_data(built)).grid
     for h in ids:
-        other.__dict__["_asked"] = 0
+        other.__dict__.pop("_few", None)
         assert other.to_cube(h) == table[h], h
     assert "_cubes" not in other.__dict__
+    # the hexes near a few cells, written from their columns and rows with no table
+    # made, are those the table finds (the map's corners, edges and inner hexes)
+    third = scenario._map_from_data(scenario_parse.map_data(built)).grid
+    for h in ids[::len(ids) // 50]:
+        for radius in (0, 1, 3):
+            near = third.within(h, radius)
+            assert near == sorted(n for n in ids if grid.distance(h, n) <= radius), (h, radius)
+    assert "_cubes" not in third.__dict__ and "_ids" not in third.__dict__
 
 
 def test_kept_map_is_columns_and_a_bad_code_is_a_miss(
