@@ -167,21 +167,28 @@ def reachable(s: P48State, only: str | None = None,
     # 6: the stack's own size once, for the stacking limit in each neighbour (fits)
     size = sum(info[u].size for u in set(moving))
     limit = s.d.stack_limit[side]
-    for n in s.d.map.neighbors(h):
-        if only is not None and n != only:
+    # the enemy, and the side's own stacks, once for the six neighbours (the move's
+    # settling lists these after every step of it, issue 35)
+    enemy, own = other(side), facts.stacks(side)
+    near = s.d.map.neighbors(h)
+    if only is not None:
+        near = [only] if only in near else []
+    for n in near:
+        here = stacks.get(n)
+        if here and info[here[0]].side == enemy:
             continue
-        here = stacks.get(n, ())
-        if here and info[here[0]].side == other(side):
-            continue
-        costs = [(u, table.cost(h, n)) for u, _, _, table in left]
-        if any(c is None or c * d > room
-               for (_, c), (_, room, d, _) in zip(costs, left, strict=True)):
-            continue
-        # fits(s, n, side, moving, facts): the side's units there and the stack's
-        fit = size + sum(info[v].size for v in facts.at(n, side) if v not in moving) <= limit
-        if not fit and not may_pass(s,
-                pos.moving, n, {u: add_halves(pos.units[u].spent, int(c)) for u, c in costs
-                                if c is not None},
-                facts, frozenset([h])):
-            continue  # 6: through a full hex only if the move can end beyond it
-        yield n
+        costs = []
+        for u, room, d, table in left:
+            c = table.cost(h, n)
+            if c is None or c * d > room:
+                break
+            costs.append((u, c))
+        else:
+            # fits(s, n, side, moving, facts): the side's units there and the stack's
+            fit = size + sum(info[v].size for v in own.get(n, ()) if v not in moving) <= limit
+            if not fit and not may_pass(s,
+                    pos.moving, n, {u: add_halves(pos.units[u].spent, int(c))
+                                    for u, c in costs},
+                    facts, frozenset([h])):
+                continue  # 6: through a full hex only if the move can end beyond it
+            yield n
