@@ -133,8 +133,18 @@ def check_release(s: P48State, moved: Iterable[str] = ()) -> None:
     units = s.pos.units
     lw = [u for u in s.d.members.get("7lw", ()) if units[u].where == "map" and units[u].hex
           ] if soviet else []
-    near = any(s.d.map.distance(s.pos.units[m].hex, s.pos.units[g].hex) <= 2
-               for m in soviet for g in lw)
+    near = False
+    if lw:
+        # each hex's cube once, not two a pair through the map's distance (a Soviet
+        # stack's every step asks it of each of the division's units); two hexes apart
+        # is a cube distance of 2, the sum of the three differences 4
+        to_cube = s.d.map.grid.to_cube
+        division = [to_cube(units[g].hex) for g in lw]
+        for m in soviet:
+            q, r, z = to_cube(units[m].hex)
+            if any(abs(q - a) + abs(r - b) + abs(z - c) <= 4 for a, b, c in division):
+                near = True
+                break
     if s.pos.turn >= 7 or near:
         s.pos.released = True
         s.tell(Event("the 7th Luftwaffe Field Division is released", "info", rule="9"))
