@@ -244,6 +244,19 @@ def _slot(word: str) -> tuple[str, str, bool] | None:
     return name, kind, many
 
 
+def _word(word: str) -> tuple[str, str, bool] | tuple[()] | None:
+    """A template word as :meth:`Form._declared` vouches for it: ``()`` for a literal
+    word, its :func:`_slot` for a slot, ``None`` for any other (a word with a bracket or
+    a brace that is not a slot)."""
+    if "{" not in word and "}" not in word and "[" not in word and "]" not in word:
+        return ()
+    return _slot(word)
+
+
+#: :func:`_word` of each template word read, by the word
+_WORDS: dict[str, tuple[str, str, bool] | tuple[()] | None] = {}
+
+
 #: a form's template read: its parts, and its arguments in the order they are written
 #: (slots, and the flags of optional groups that have no slot) with their parts
 _Declared = tuple[tuple[_Part, ...], tuple[str, ...], tuple["_Slot | _Opt", ...]]
@@ -356,21 +369,55 @@ class Form:
         use (:meth:`__getattr__`): a turn command uses a few of its engine's forms, and
         reading all of them at import was 1.5 M instructions of White Death's act
         (issue 35).  A template of literal words and ``{name:type}`` slots, the forms
-        engines declare most, is checked here word by word; any other (an optional
-        group, a word this does not vouch for) is read whole now, so a bad template is
-        refused when declared, with :meth:`_bind`'s words."""
+        engines declare most, and optional groups of them (``[and air]``), is checked
+        here word by word; any other (a word this does not vouch for) is read whole now,
+        so a bad template is refused when declared, with :meth:`_bind`'s words."""
         words = self.template.split(" ")
         verb = words[0]
         if "{" in verb or "}" in verb or "[" in verb or "]" in verb or "" in words:
             return self._bound(types)
         names: set[str] = set()
-        for word in words[1:]:
-            if "{" not in word and "}" not in word and "[" not in word and "]" not in word:
-                continue
-            slot = _slot(word)
-            if slot is None or slot[1] not in types or slot[0] in names:
-                return self._bound(types)
-            names.add(slot[0])
+        #: the literal words of the optional group open, and whether it has a slot: a
+        #: group with none is a flag named by its words (an argument, as a slot is).
+        #: Read here, not by _bind: an attack's '[and air]' kept each form with a group
+        #: read whole at import, an overrun's too in a receive that has none (issue 35)
+        group: list[str] | None = None
+        inner = False
+        for raw in words[1:]:
+            word = raw
+            if raw[0] == "[":
+                if group is not None:
+                    return self._bound(types)
+                group, inner, word = [], False, raw[1:]
+            closes = word.endswith("]")
+            if closes:
+                if group is None:
+                    return self._bound(types)
+                word = word[:-1]
+            # each word read once a process: the engines' templates repeat a few words
+            # ('{unit:unit}' is in 25 of For the Motherland!'s 28), and reading each anew
+            # was a third of the 1.35 M instructions its grammar took at import (issue 35)
+            slot = _WORDS[word] if word in _WORDS else _WORDS.setdefault(word, _word(word))
+            if not slot:
+                if slot is None or not word:
+                    return self._bound(types)
+                if group is not None:
+                    group.append(word)
+            else:
+                if slot[1] not in types or slot[0] in names:
+                    return self._bound(types)
+                names.add(slot[0])
+                inner = True
+            if closes:
+                assert group is not None
+                if not inner:
+                    flag = " ".join(group)
+                    if flag in names:
+                        return self._bound(types)
+                    names.add(flag)
+                group = None
+        if group is not None:
+            return self._bound(types)
         self._types = types
         return verb
 

@@ -180,9 +180,20 @@ def retreat_forced(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
                     if s.u(uid).hex:
                         lose_step(s, uid, "unable to retreat (8.5.1)")
                 return True
-    opts = retreat_options(s, t, alone)
-    if len(opts) == 1:
-        retreat(s, t, act(opts[0]))
+    # the moves retreat_options would list, counted without making them: only a single
+    # one is made, and moved; making every listed move to count them was 0.3 M
+    # instructions of the receive that brings a retreat, whose listing waits for the
+    # next command (issue 35)
+    count = 0
+    for _, units in sorted(groups.items()):
+        count += len(alone[units[0]] if len(units) == 1
+                     else retreat_hexes(s, units, t.center))
+        if len(units) > 1:
+            count += sum(len(alone[uid]) for uid in units)
+        if count > 1:
+            return False
+    if count == 1:
+        retreat(s, t, act(retreat_options(s, t, alone)[0]))
         return True
     return False
 
