@@ -140,15 +140,18 @@ HERE = step_table(
 
 #: the steps of a player segment, made by their module of steps/ with the first of them
 #: asked for: a command in the Administrative Segment (4.2 I) imports neither the
-#: segment's opening (steps/segment.py: the Front Markers, administrative movement) nor
-#: the Movement Phase (steps/move.py) with their rules, and one that fights no battle
+#: segment's opening (steps/opening.py: the Front Markers, administrative movement), its
+#: phases (steps/segment.py: their order, C3I, the close) nor the Movement Phase
+#: (steps/move.py) with their rules; one past the opening (a file of a segment's moves
+#: received, 4.2 II.C onward) imports no opening, and one that fights no battle
 #: (a movement phase, the phase order and C3I points) neither the Combat Phase's steps
 #: (steps/fight.py; a phase ended without an attack makes only its declaration, in
 #: steps/declare.py) nor the combat and retreat rules (issue 35)
 ELSEWHERE = {
-    **dict.fromkeys(("seg-open", "box-shift", "seg-c3i", "phase", "seg-close", "fronts",
-                     "admin-in", "admin-place", "admin-out", "order", "c3i", "activity",
-                     "split"), "segment"),
+    "seg-open": "opening", "box-shift": "opening",
+    **dict.fromkeys(("seg-c3i", "phase", "seg-close"), "segment"),
+    **dict.fromkeys(("fronts", "admin-in", "admin-place", "admin-out"), "opening"),
+    **dict.fromkeys(("order", "c3i", "activity", "split"), "segment"),
     **dict.fromkeys(("move", "move-to", "uprising"), "move"),
     "combat": "declare",
     **dict.fromkeys(("attackers", "chit", "crt", "event", "hits", "advance"), "fight"),

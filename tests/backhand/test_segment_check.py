@@ -18,7 +18,7 @@ from engines.backhand.notation import w
 from engines.backhand.position import OFF
 from engines.backhand.state import BBState
 from engines.backhand.steps.declare import CombatPhase
-from engines.backhand.steps.segment import AdminIn, AdminOut, AdminPlace, Fronts
+from engines.backhand.steps.opening import AdminIn, AdminOut, AdminPlace, Fronts
 from engines.backhand.supply import supply_net
 from pbem.engine import Action
 from pbem.errors import IllegalAction

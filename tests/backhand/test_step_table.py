@@ -93,7 +93,8 @@ def test_a_combat_phase_ended_without_an_attack_imports_no_step_of_an_attack() -
 #: segment's opening, its Movement Phase and their rules, and control (3.1), the Front
 #: Markers (14.1), supply (7.0) and victory (18.1), which listing the turn's
 #: reinforcements (11.1) does not ask
-SEGMENT = ("engines.backhand.steps.segment", "engines.backhand.steps.move",
+SEGMENT = ("engines.backhand.steps.opening", "engines.backhand.steps.segment",
+           "engines.backhand.steps.move",
            "engines.backhand.admin", "engines.backhand.movement",
            "engines.backhand.uprisings", "engines.backhand.control",
            "engines.backhand.fronts", "engines.backhand.supply", "engines.backhand.victory")
@@ -176,3 +177,30 @@ def test_a_german_move_loads_no_uprising_rules() -> None:
         settle(s)
     (line,) = fresh_run(_MOVE, json.dumps(s.snapshot()))
     assert line == "1 False", line
+
+
+_PAST_OPENING = """
+import json, sys
+from engines.backhand import ENGINE
+
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+events = s.apply(s.legal_actions()[0])
+print(sum(e.kind == "move" for e in events), s.pos.segment,
+      sorted(m for m in sys.modules if m.startswith("engines.backhand.steps.")))
+"""
+
+
+def test_a_move_past_the_segments_opening_loads_no_opening_step() -> None:
+    # a received file of a segment's moves resumes it past the Front Markers (14.2) and
+    # administrative movement (15.1): their steps' module stays unloaded (issue 35)
+    s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    settle(s)
+    while not (s.decision().kind == "move" and s.decision().side == "german"
+               and s.legal_actions()[0].notation().startswith("to ")):
+        s.apply(s.decision().default if s.decision().kind != "move" or
+                s.decision().side != "german" else s.legal_actions()[0])
+        settle(s)
+    (line,) = fresh_run(_PAST_OPENING, json.dumps(s.snapshot()))
+    moved, rest = line.split(" ", 1)
+    assert moved == "1" and rest.startswith("german "), line
+    assert "engines.backhand.steps.move" in rest and "steps.opening" not in rest, line
