@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from engines.backhand.data import zoc_hexes
 from engines.backhand.position import OFF, other
@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from engines.backhand.data import Data
     from engines.backhand.state import BBState
 
+#: a hex as a search keeps it: its map index, or its id
+_T = TypeVar("_T", int, str)
 
 def supply_sources(s: BBState, side: str) -> frozenset[str]:
     return s.data.soviet_supply if side == "soviet" else s.data.german_supply
@@ -43,6 +45,18 @@ def in_supply(s: BBState, h: str, side: str) -> bool:
 #: joined to a source exactly when every free hex it is joined to is)
 _DECIDED: Memo[tuple[str, frozenset[str]], dict[str, bool]] = Memo(64)
 _LAST_TRACE: dict[str, tuple[BoardFacts, frozenset[str], dict[str, bool]]] = {}
+
+
+def _nearest(frontier: dict[int, list[_T]]) -> _T:
+    """A hex of the least distance in a search's frontier (hexes met by their distance
+    from the sources), taken out of it: a list for each distance met, not heapq, whose
+    load was 0.7 M instructions of a receive (issue 35)."""
+    low = min(frontier)
+    bucket = frontier[low]
+    x = bucket.pop()
+    if not bucket:
+        del frontier[low]
+    return x
 
 
 def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
@@ -72,22 +86,15 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     cd = d.map.grid.numbering.col_digits
     toward = _toward_sources(d, side)
     get_known = known.get
-    # the hexes met and not yet searched from, by their distance from the sources'
-    # columns, the nearest taken first: a dict of lists (a few distances at a time),
-    # each hex its map index, not heapq, whose load was 0.7 M instructions of a receive
-    # (issue 35); which of the nearest is taken first changes which hexes are met, not
-    # the answer
+    # the hexes met and not yet searched from, each its map index, by their distance
+    # from the sources' columns, the nearest taken first (:func:`_nearest`); which of
+    # the nearest is taken first changes which hexes are met, not the answer
     frontier: dict[int, list[int]] = {0: [index[h]]}
     seen = [h]
     visited = {h}
     found = False
     while frontier and not found:
-        low = min(frontier)
-        bucket = frontier[low]
-        i = bucket.pop()
-        if not bucket:
-            del frontier[low]
-        for j in adjacency[i]:
+        for j in adjacency[_nearest(frontier)]:
             n = ids[j]
             if n in visited or n in blocked:
                 continue
@@ -100,11 +107,7 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
             visited.add(n)
             seen.append(n)
             far = abs(int(n[:cd]) - column) if column is not None else toward(n)
-            near = frontier.get(far)
-            if near is None:
-                frontier[far] = [j]
-            else:
-                near.append(j)
+            frontier.setdefault(far, []).append(j)
     if not found or h not in blocked:
         # exhausted: every free hex met is cut off; found from a free start: every hex
         # met is joined to the start, and so to the source
@@ -145,23 +148,13 @@ def in_clear_region(s: BBState, side: str, h: str) -> bool:
     frontier: dict[int, list[str]] = {0: [h]}
     seen = {h}
     while frontier:
-        low = min(frontier)
-        bucket = frontier[low]
-        x = bucket.pop()
-        if not bucket:
-            del frontier[low]
-        for n in nbrs[x]:
+        for n in nbrs[_nearest(frontier)]:
             if n in seen or n in blocked:
                 continue
             if n in sources:
                 return True
             seen.add(n)
-            far = toward(n)
-            near = frontier.get(far)
-            if near is None:
-                frontier[far] = [n]
-            else:
-                near.append(n)
+            frontier.setdefault(toward(n), []).append(n)
     return False
 
 
