@@ -8,6 +8,7 @@ import json
 
 from engines.backhand import ENGINE
 from engines.backhand.sequence import STEPS
+from engines.backhand.state import BBState
 from pbem.testing import check_step_table, fresh_run, settle
 
 #: the table's names in the order it had when every module was imported to build it
@@ -155,6 +156,19 @@ def test_reinforcements_entering_while_the_markers_trace_load_no_supply_rules() 
     assert loaded == "[True, False]", line
 
 
+def _at_a_german_move() -> BBState:
+    """High Water Mark played on (defaults, or a German move's first listed action) to
+    a German movement choice whose first listed action is a step ("to HEX")."""
+    s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    settle(s)
+    while not (s.decision().kind == "move" and s.decision().side == "german"
+               and s.legal_actions()[0].notation().startswith("to ")):
+        s.apply(s.decision().default if s.decision().kind != "move" or
+                s.decision().side != "german" else s.legal_actions()[0])
+        settle(s)
+    return s
+
+
 _MOVE = """
 import json, sys
 from engines.backhand import ENGINE
@@ -168,13 +182,7 @@ print(sum(e.kind == "move" for e in events), "engines.backhand.uprisings" in sys
 def test_a_german_move_loads_no_uprising_rules() -> None:
     # 17.0's uprisings follow a Soviet move or advance only: a German file's moves (a
     # receive replays a dozen) load their rules nowhere (issue 35)
-    s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
-    settle(s)
-    while not (s.decision().kind == "move" and s.decision().side == "german"
-               and s.legal_actions()[0].notation().startswith("to ")):
-        s.apply(s.decision().default if s.decision().kind != "move" or
-                s.decision().side != "german" else s.legal_actions()[0])
-        settle(s)
+    s = _at_a_german_move()
     (line,) = fresh_run(_MOVE, json.dumps(s.snapshot()))
     assert line == "1 False", line
 
@@ -193,13 +201,7 @@ print(sum(e.kind == "move" for e in events), s.pos.segment,
 def test_a_move_past_the_segments_opening_loads_no_opening_step() -> None:
     # a received file of a segment's moves resumes it past the Front Markers (14.2) and
     # administrative movement (15.1): their steps' module stays unloaded (issue 35)
-    s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
-    settle(s)
-    while not (s.decision().kind == "move" and s.decision().side == "german"
-               and s.legal_actions()[0].notation().startswith("to ")):
-        s.apply(s.decision().default if s.decision().kind != "move" or
-                s.decision().side != "german" else s.legal_actions()[0])
-        settle(s)
+    s = _at_a_german_move()
     (line,) = fresh_run(_PAST_OPENING, json.dumps(s.snapshot()))
     moved, rest = line.split(" ", 1)
     assert moved == "1" and rest.startswith("german "), line
