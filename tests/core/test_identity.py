@@ -554,12 +554,19 @@ class _CountingKey:
         return Ed25519PublicKey.from_public_bytes(key)
 
 
-def test_a_verified_signature_is_not_verified_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    import pbem.identity as identity_module
-
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> type[_CountingKey]:
+    """No signature remembered as verified, and the public keys made counted from 0:
+    each signature checked makes one (:class:`_CountingKey`)."""
     monkeypatch.setattr(identity_module, "_verified", {})
     monkeypatch.setattr(identity_module, "_ED25519", _CountingKey)
     _CountingKey.calls = 0
+    return _CountingKey
+
+
+def test_a_verified_signature_is_not_verified_again(counted: type[_CountingKey]) -> None:
+    import pbem.identity as identity_module
+
     me = Identity.from_secret(b"\x05" * 32, "Cache")
     message = b"pbem/v1/turn\0" + b"x" * 1000
     signature = me.sign(message)
@@ -583,15 +590,10 @@ def test_a_verified_signature_is_not_verified_again(monkeypatch: pytest.MonkeyPa
 
 
 def test_a_signature_this_identity_made_verifies_without_a_second_check(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        counted: type[_CountingKey]) -> None:
     """Issue 35: what an identity signs is kept as verified (the file an act seals is
     checked again as the game goes on from it); only those very bytes under that key
     and signature: anything else is checked, and refused."""
-    import pbem.identity as identity_module
-
-    monkeypatch.setattr(identity_module, "_verified", {})
-    monkeypatch.setattr(identity_module, "_ED25519", _CountingKey)
-    _CountingKey.calls = 0
     me = Identity.from_secret(b"\x09" * 32, "Own")
     message = b"pbem/v1/turn\0" + b"o" * 500
     signature = me.sign(message)
@@ -796,17 +798,14 @@ def test_curve_constants_are_rfc_8032s_and_not_computed_at_import() -> None:
 
 
 def test_a_verification_is_remembered_by_the_message_itself_not_its_hash(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, counted: type[_CountingKey]) -> None:
     """Remembering a verified signature hashes nothing (issue 35: SHA-256 of every
     message verified, 0.4 M instructions for an 8 KB save, every command that loads a
     game); a hit still needs the very bytes, and a buffer changed after its check is
     checked again."""
     import pbem.identity as identity_module
 
-    monkeypatch.setattr(identity_module, "_verified", {})
     monkeypatch.setattr(identity_module, "sha256", None)  # any hash here would fail
-    monkeypatch.setattr(identity_module, "_ED25519", _CountingKey)
-    _CountingKey.calls = 0
     me = Identity.from_secret(b"\x07" * 32, "Bytes")
     message = b"pbem/v1/save\0" + b"s" * 8000
     signature = me.sign(message)
