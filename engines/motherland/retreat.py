@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from itertools import islice
 from typing import TYPE_CHECKING
 
 from engines.motherland import rules
@@ -116,20 +117,25 @@ def retreat_options(s: MotherlandState, t: RetreatArgs,
     """Each hex's group together, and each of its units alone, into each hex of the best
     8.6.1 priority open to it; ``alone``: each unit's own hexes, found just before on
     this very position (:func:`retreat_forced`), not looked for again."""
-    out: list[Action] = []
+    return [RETREAT(units, dest) for units, dest in _retreats(s, t, _groups(s, t), alone)]
+
+
+def _retreats(s: MotherlandState, t: RetreatArgs, groups: Mapping[str, list[str]],
+              alone: Mapping[str, list[str]] | None) -> Iterator[tuple[tuple[str, ...], str]]:
+    """:func:`retreat_options`' moves as units and hex, in its order, each group's
+    hexes looked for only when its moves are asked: :func:`retreat_forced` asks two."""
 
     def hexes_of(units: list[str]) -> list[str]:
         known = alone.get(units[0]) if alone is not None and len(units) == 1 else None
         return retreat_hexes(s, units, t.center) if known is None else known
 
-    for _, units in sorted(_groups(s, t).items()):
+    for _, units in sorted(groups.items()):
         for dest in hexes_of(units):
-            out.append(RETREAT(tuple(units), dest))
+            yield tuple(units), dest
         if len(units) > 1:
             for uid in units:
                 for dest in hexes_of([uid]):
-                    out.append(RETREAT((uid,), dest))
-    return out
+                    yield (uid,), dest
 
 
 def retreat_refusal(s: MotherlandState, t: RetreatArgs, action: Action) -> Refusal | None:
@@ -180,20 +186,13 @@ def retreat_forced(s: MotherlandState, t: RetreatArgs, flow: Flow) -> bool:
                     if s.u(uid).hex:
                         lose_step(s, uid, "unable to retreat (8.5.1)")
                 return True
-    # the moves retreat_options would list, counted without making them: only a single
-    # one is made, and moved; making every listed move to count them was 0.3 M
+    # whether retreat_options would list one move alone: two asked of its moves, none
+    # made but the one moved (making every listed move to count them was 0.3 M
     # instructions of the receive that brings a retreat, whose listing waits for the
-    # next command (issue 35)
-    count = 0
-    for _, units in sorted(groups.items()):
-        count += len(alone[units[0]] if len(units) == 1
-                     else retreat_hexes(s, units, t.center))
-        if len(units) > 1:
-            count += sum(len(alone[uid]) for uid in units)
-        if count > 1:
-            return False
-    if count == 1:
-        retreat(s, t, act(retreat_options(s, t, alone)[0]))
+    # next command: issue 35)
+    moves = list(islice(_retreats(s, t, groups, alone), 2))
+    if len(moves) == 1:
+        retreat(s, t, act(RETREAT(*moves[0])))
         return True
     return False
 
