@@ -81,7 +81,6 @@ class LoseArgs:
     why: str = "combat result (8.5)"
 
 
-
 # A CRT result decoded (8.5): kept with the rules that apply it, not with the rule helpers
 # every turn command loads (a retreat's act made its class for nothing: issue 35)
 
@@ -114,7 +113,6 @@ def decode(code: str) -> Outcome:
     if code[:1] == "D" and code[1:].isdigit():
         return Outcome(code, def_n=int(code[1:]))
     raise ValueError(f"unknown combat result {code!r}")
-
 
 
 # ================================================================================

@@ -306,6 +306,7 @@ def _unit_fields(x: Unit) -> tuple[Any, ...]:
     return (x.attacked, x.began, x.failed, x.flipped, x.halted, x.hex, x.losses, x.moved,
             x.placed, x.retreated, x.spent, x.where)
 
+
 #: a unit's fields in the class's order, as its __init__ sets them
 _UNIT_DECLARED = tuple(f.name for f in fields(Unit))
 _UNIT_DATA_TYPES = tuple(list if kind == "mps" else _SCALAR[kind] for _, kind in _UNIT)
