@@ -332,15 +332,8 @@ class HexGrid(Shared):
         cube asked once, not two a comparison through :meth:`distance` (48th Panzer
         Korps' set-up orders its front's hexes from each formation's area, 9: about 600
         distances of the first-day audit, issue 35)."""
-        c = self.to_cube(center)
-        q, r, s = c.q, c.r, c.s
-        to_cube = self.to_cube
-        keyed = []
-        for h in hexes:
-            hq, hr, hs = to_cube(h)
-            keyed.append(((abs(hq - q) + abs(hr - r) + abs(hs - s)) // 2, h))
-        keyed.sort()
-        return [h for _, h in keyed]
+        c, to_cube = self.to_cube(center), self.to_cube
+        return [h for _, h in sorted((cube_distance(to_cube(h), c), h) for h in hexes)]
 
     def hexside(self, a: HexId, b: HexId) -> Hexside:
         if not self.adjacent(a, b):
