@@ -55,6 +55,12 @@ _Kept = tuple[_Seen, tuple[tuple[str, ...], list[_Fields]], BoardFacts]
 _FEW_WRITTEN = 8
 
 
+def _placed(info: UnitInfo, u: str, h: str, losses: int, retreated: bool) -> Placed:
+    """Unit ``u`` in hex ``h`` as the board facts hold it: its side, and as its mark
+    what 5 reads of a unit (zoc.ZOC), its steps left and whether it retreated."""
+    return Placed(u, h, info.side, (info.steps - losses, retreated))
+
+
 class P48State(StepState[Position]):
     Position = Position
     #: the facts are a pure function of the key kept with them and never change (a move
@@ -157,7 +163,7 @@ class P48State(StepState[Position]):
         # a unit stands in no hex while 9's default set-up looks for one for it
         # (reinforcements.place_defaults puts it on the map first)
         found = board_facts(self.d.map, [
-            Placed(u, h, info[u].side, (info[u].steps - losses, retreated))
+            _placed(info[u], u, h, losses, retreated)
             for u, (where, h, losses, retreated) in zip(ids, fields, strict=True)
             if where == "map" and h])
         self._facts = (seen, (ids, fields), found)
@@ -182,9 +188,7 @@ class P48State(StepState[Position]):
             if where != "map" or not h:
                 gone.append(u)
             else:
-                # the mark is what 5 reads of a unit (zoc.ZOC): its steps left and
-                # whether it retreated
-                moved.append(Placed(u, h, info[u].side, (info[u].steps - losses, retreated)))
+                moved.append(_placed(info[u], u, h, losses, retreated))
         if moved or gone:
             found = found.changed(moved, gone)
         self._facts = (seen, (ids, fields), found)
