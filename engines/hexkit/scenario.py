@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     # imported for its type only: importlib.resources costs every command 18 M
     # instructions (issue 19; pbem.engine.package_files finds the data folders)
     from importlib.resources.abc import Traversable
+    from struct import Struct
 
     from engines.hexkit.tables import DifferentialCRT, OddsCRT, Table, TerrainChart
 
@@ -403,23 +404,43 @@ def _kept(blob: bytes, length: int, columns: int) -> list[Any] | None:
 
 
 def _kept_adjacency(blob: bytes, length: int) -> tuple[tuple[int, ...], ...] | None:
-    """The neighbour table :func:`_packed` wrote, read when first asked as the tuples
-    :attr:`HexMap.adjacency` holds (msgpack makes them: ``use_list=False``), not as lists
-    turned into tuples one hex at a time (about 1.1 M instructions of a command that
-    traces White Death's supply, Rule 15, issue 35); ``None`` when it does not read back
-    as ``length`` tuples of ints, and the map makes its table itself."""
-    try:
-        value = msgpack.unpackb(blob, raw=False, use_list=False, strict_map_key=True,
-                                ext_hook=_no_ext, timestamp=0)
-    except Exception:  # whatever the bytes are, the table is made again
+    """The neighbour table :func:`scenario_parse._packed_rows` wrote, read when first
+    asked as the tuples :attr:`HexMap.adjacency` holds: every hex's six slots unpacked
+    in one call in C, the tuples of the few hexes of fewer neighbours (the map's edges)
+    cut short; msgpack's decoding of a tuple a hex, an int each, was 2 M instructions
+    of a command that made the table (issue 35).  ``None`` when it is not ``length``
+    hexes' rows, and the map makes its table itself."""
+    kept = _kept_rows(blob, length)
+    if kept is None:
         return None
-    # each row's type taken in C (map, set), not by a loop over the ~1,700 rows: that
-    # loop was about 1 M instructions of every command that traces supply (issue 35)
-    if type(value) is not tuple or len(value) != length or \
-            not set(map(type, value)) <= {tuple}:
+    six = kept[2][6]
+    return tuple([t if c == 6 else t[:c] for t, c in zip(
+        six.iter_unpack(memoryview(blob)[length:]), blob[:length], strict=True)])
+
+
+@functools.cache
+def _row_formats() -> tuple[Struct, ...]:
+    """The formats of a row of :func:`scenario_parse._packed_rows` by its count of
+    neighbours, 0 to 6; made with the first row read (a command that reads no
+    neighbours, 48th Panzer Korps' legal, does not load the module)."""
+    from struct import Struct
+
+    return tuple(Struct(f">{k}H") for k in range(7))
+
+
+def _kept_rows(blob: bytes, length: int) -> tuple[bytes, int, tuple[Struct, ...]] | None:
+    """The neighbour rows :func:`scenario_parse._packed_rows` wrote, with the formats
+    that read them, as :attr:`HexMap.neighbor_rows` reads them a hex at a time; ``None``
+    when they are not ``length`` hexes' rows (a map whose indices do not fit the slots
+    keeps none), and the rows are read off the table the map makes itself."""
+    if (type(blob) is not bytes or len(blob) != 13 * length
+            or blob[:length].translate(None, _ROW_COUNTS)):
         return None
-    table: tuple[tuple[int, ...], ...] = value
-    return table
+    return blob, length, _row_formats()
+
+
+#: the counts of neighbours a row of :func:`scenario_parse._packed_rows` may have
+_ROW_COUNTS = bytes(range(7))
 
 
 def _no_ext(code: int, data: bytes) -> Any:
@@ -552,9 +573,11 @@ def _map_from_data(data: dict[str, Any],
         raise ValueError("the hexes' records are kept packed")
     if starts:
         hexmap.__dict__["_kept_by_hex"] = _hex_reader(grid, hexmap.terrain, starts, blob)
-    # read by HexMap.adjacency when first asked
+    # read by HexMap.adjacency and HexMap.neighbor_rows when first asked
     hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept_adjacency, adjacency,
                                                            len(hexmap.terrain))
+    hexmap.__dict__["_kept_rows"] = functools.partial(_kept_rows, adjacency,
+                                                      len(hexmap.terrain))
     return hexmap
 
 
