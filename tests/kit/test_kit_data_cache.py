@@ -687,6 +687,34 @@ def test_a_set_whose_tables_were_checked_makes_no_typed_view_again(
         assert "crt" in made
 
 
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
+def test_a_checked_set_makes_every_table_as_its_first_load(
+        engine_id: str, data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a load whose kept entry says its tables were checked makes each one
+    without the checks it passed (scenario.parse_table); every table of every shipped
+    game, its columns, rows in order, stand-in, place and extra keys, is the one the
+    first load made and checked."""
+    made: list[str] = []
+    real_typed = scenario.typed
+
+    def counting(table: Any) -> Any:
+        made.append(table.name)
+        return real_typed(table)
+
+    monkeypatch.setattr(scenario, "typed", counting)
+    root = files("scenarios") / engine_id
+    first = load_scenario_path(root, label=engine_id)
+    checked = len(made)
+    again = load_scenario_path(root, label=engine_id)
+    assert len(made) == checked  # the second load's tables were made unchecked
+    assert list(again.tables) == list(first.tables)
+    for name, table in first.tables.items():
+        kept = again.tables[name]
+        assert kept == table and kept.rows == table.rows, name
+        assert dict(kept.extra) == dict(table.extra) and kept.where == table.where
+
+
 @pytest.mark.parametrize("engine_id", ["backhand-blow", "white-death"])
 def test_a_kept_neighbour_table_is_the_table_read_back(engine_id: str) -> None:
     """Issue 35: a map read back from the data cache reads a hex's neighbours off its
