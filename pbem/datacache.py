@@ -204,7 +204,7 @@ def prune(folder: Path, now: float | None = None) -> list[str]:
     return removed
 
 
-def files_digest(paths: Sequence[Path]) -> bytes:
+def files_digest(paths: Sequence[str | Path]) -> bytes:
     """SHA-256 over each file's name and bytes, in the order given: the code a kept
     entry was derived by (a kit's modules), part of that entry's key.
 
@@ -214,7 +214,9 @@ def files_digest(paths: Sequence[Path]) -> bytes:
     Python keeps a module's bytecode under its source's size and modification time: a
     file replaced or edited gets a new stamp, so the digest is made again from its
     bytes.  Without a cache folder, or when a file cannot be read, it is made from the
-    bytes every time (a missing file raises, as reading it does)."""
+    bytes every time (a missing file raises, as reading it does).  A path may be a
+    string: a kit names its two dozen files so, where making a ``Path`` of each was a
+    fifth of finding its digest (issue 35)."""
     stamps: list[bytes | str] = []
     for path in paths:
         try:
@@ -228,11 +230,16 @@ def files_digest(paths: Sequence[Path]) -> bytes:
         kept = load("code", key)
         if type(kept) is bytes and len(kept) == 32:
             return kept
-    digest = sha256(b"".join(path.name.encode() + b"\0" + path.read_bytes()
+    digest = sha256(b"".join(os.path.basename(path).encode() + b"\0" + _read(path)
                              for path in paths)).digest()
     if key is not None:
         store("code", key, digest)
     return digest
+
+
+def _read(path: str | Path) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
 def read_known(path: Path) -> bytes:

@@ -20,18 +20,20 @@ class LazyStepTable(Mapping[str, Step[Any]]):
     Asking whether a step exists, or the names in order, loads nothing.
 
     The names are in the order of the table made whole: ``before`` (default: all of
-    ``here``), then ``elsewhere``'s, then the rest of ``here``: the order the engine's
-    standing orders list them in."""
+    ``here``; it may name steps of ``elsewhere`` among them), then the rest of
+    ``elsewhere``'s, then the rest of ``here``: the order the engine's standing orders
+    list them in."""
 
     def __init__(self, here: Mapping[str, Step[Any]], elsewhere: Mapping[str, str],
                  package: str, before: tuple[str, ...] | None = None) -> None:
         first = tuple(here) if before is None else before
-        self._names = (*first, *elsewhere, *(n for n in here if n not in first))
+        self._names = (*first, *(n for n in elsewhere if n not in first),
+                       *(n for n in here if n not in first))
         self._made: dict[str, Step[Any]] = dict(here)
         self._elsewhere = elsewhere
         self._package = package
         if (len(set(self._names)) != len(self._names) or set(here) & set(elsewhere)
-                or not set(first) <= set(here)):
+                or not set(first) <= set(here) | set(elsewhere)):
             raise ValueError("two steps of the same name")
 
     def __getitem__(self, name: str) -> Step[Any]:

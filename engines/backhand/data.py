@@ -405,8 +405,8 @@ class _Neighbours(dict[str, tuple[str, ...]]):
 
     def __missing__(self, h: str) -> tuple[str, ...]:
         built = self._map.__dict__
-        adjacency, index = built.get("adjacency"), built.get("index")
-        if adjacency is not None and index is not None:
+        rows, index = built.get("neighbor_rows"), built.get("index")
+        if rows is not None and index is not None:
             # the map's tables made (a move's search made them): the hex's neighbours
             # read off them in C's own calls, HexMap.neighbors' answer without its checks
             # and its list, a call a hex (the supply check of every unit at 4.2 I.D reads
@@ -414,7 +414,7 @@ class _Neighbours(dict[str, tuple[str, ...]]):
             i = index.get(h)
             if i is None:
                 raise KeyError(h)
-            near = self[h] = tuple(sorted(map(self._map.ids.__getitem__, adjacency[i])))
+            near = self[h] = tuple(sorted(map(self._map.ids.__getitem__, rows[i])))
             return near
         if h not in self._map.terrain:
             raise KeyError(h)
@@ -471,8 +471,8 @@ def zoc_hexes(d: Data, f: BoardFacts, side: str) -> frozenset[str]:
     m = d.map
     kept = _ZOCS.get(side)
     if kept is None or kept[0] is not m or kept[1] != occupied:
-        ids, index, adjacency = m.ids, m.index, m.adjacency
-        around = frozenset([ids[j] for h in occupied for j in adjacency[index[h]]])
+        ids, index, rows = m.ids, m.index, m.neighbor_rows
+        around = frozenset([ids[j] for h in occupied for j in rows[index[h]]])
         kept = _ZOCS[side] = (m, occupied, around - d.city_hexes)
     return kept[2]
 

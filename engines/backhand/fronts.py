@@ -86,7 +86,7 @@ def traces(s: BBState, h: str, passable: Callable[[str], bool]) -> bool:
     if not passable(h):
         return False
     path = _PATHS.get(h)
-    if path is not None and all(passable(x) for x in path):
+    if path is not None and all(map(passable, path)):
         return True
     found = _path_to_source(s, h, passable)
     if found is None:
@@ -171,17 +171,26 @@ def displace_fronts(s: BBState) -> None:
     German units, out of German ZOC unless a Soviet unit is there, joined to a source),
     among those nearer a source than the marker if there are any; ties by distance to
     a source, then hex id. The net is what Fronts (14.2) offers a marker to move to."""
-    m = s.data.map
+    d = s.data
+    m = d.map
     germans = s.occupied("german")
     sov = s.occupied("soviet")
-    sources = sorted(s.data.soviet_supply)
-    # the German ZOC of the hexes asked, each read off its neighbours: mostly the hexes
-    # of a path a marker traced by before, a few dozen, where the ZOC of every German
-    # unit is hundreds (issue 35)
+    cities, nbrs = d.city_hexes, d.nbrs
+    # the German ZOC of the hexes asked (BBState.in_zoc: next to a German unit, not a
+    # city, 6.0), each read off its neighbours here: mostly the hexes of a path a marker
+    # traced by before, a few dozen, where the ZOC of every German unit is hundreds, and
+    # asked after every unit put (issue 35)
     def ok(x: str) -> bool:
-        return x not in germans and (x in sov or not s.in_zoc(x, germans))
+        return x not in germans and (x in sov or x in cities
+                                     or not any(n in germans for n in nbrs[x]))
+
+    # the sources in order, sorted with a marker's first displacement, not after every
+    # unit put, when both markers trace
+    sources: list[str] = []
 
     def to_source(x: str) -> int:
+        if not sources:
+            sources.extend(sorted(d.soviet_supply))
         return min(m.distance(x, y) for y in sources)
     for f in FRONTS:
         h = s.pos.fronts[f]

@@ -14,12 +14,9 @@ from engines.backhand.steps.turn import (
     Advance,
     Attrition,
     EndTurn,
-    Refit,
-    RefitPay,
     Reinforce,
     Replace,
     ReplacementRoll,
-    Rochade,
     Supply,
     Track,
     VariableDraw,
@@ -134,9 +131,15 @@ class SegRun(Sequence[BBState]):
 
 
 HERE = step_table(
-    GameStep(), Turn(), Advance(), WeatherRoll(), Rochade(), Supply(), Attrition(),
-    VariableRoll(), VariableDraw(), Reinforce(), ReplacementRoll(), Replace(), RefitPay(),
-    Refit(), Track(), EndTurn(), Segment(), SegRun())
+    GameStep(), Turn(), Advance(), WeatherRoll(), Supply(), Attrition(), VariableRoll(),
+    VariableDraw(), Reinforce(), ReplacementRoll(), Replace(), Track(), EndTurn(), Segment(),
+    SegRun())
+
+#: the steps of the Game Turn in the book's order, those of turn 7 on (steps/late.py)
+#: among them: the order of the table's names
+TURN_ORDER = ("game", "turn", "new-turn", "weather", "rochade", "supply", "attrition",
+              "vr-roll", "vr-draw", "reinforce", "repl-roll", "replace", "refit-pay",
+              "refit", "track", "end-turn", "segment", "seg-run")
 
 #: the steps of a player segment, made by their module of steps/ with the first of them
 #: asked for: a command in the Administrative Segment (4.2 I) imports neither the
@@ -155,11 +158,14 @@ ELSEWHERE = {
     **dict.fromkeys(("move", "move-to", "uprising"), "move"),
     "combat": "declare",
     **dict.fromkeys(("attackers", "chit", "crt", "event", "hits", "advance"), "fight"),
-    "ersatz": "segment"}
+    "ersatz": "segment",
+    **dict.fromkeys(("rochade", "refit-pay", "refit"), "late")}
 
-#: every step, named in the order the table had when all were made at once (those of
-#: HERE, then ELSEWHERE's as listed): the standing orders list them in it
-STEPS: Mapping[str, Step[Any]] = LazyStepTable(HERE, ELSEWHERE, "engines.backhand.steps")
+#: every step, named in the order the table had when all were made at once (the game
+#: turn's, TURN_ORDER, then the segments' of ELSEWHERE as listed): the standing orders
+#: list them in it
+STEPS: Mapping[str, Step[Any]] = LazyStepTable(HERE, ELSEWHERE, "engines.backhand.steps",
+                                               before=TURN_ORDER)
 
 
 class BackhandState(BBState):

@@ -75,7 +75,7 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     # not Data.nbrs: its sorted tuple is made a hex at a time, a Python call for each of
     # the ~800 hexes the searches of a turn's supply check (4.2 I.D) meet (issue 35); a
     # search's order of neighbours changes which hexes it meets, not what it answers
-    ids, index, adjacency = d.map.ids, d.map.index, d.map.adjacency
+    ids, index, rows = d.map.ids, d.map.index, d.map.neighbor_rows
     # the hex nearest the sources' columns first: a unit's search runs toward the
     # sources rather than around it (issue 35); the answer is the same in any order
     columns = _source_columns(d, side)
@@ -94,7 +94,7 @@ def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
     visited = {h}
     found = False
     while frontier and not found:
-        for j in adjacency[_nearest(frontier)]:
+        for j in rows[_nearest(frontier)]:
             n = ids[j]
             if n in visited or n in blocked:
                 continue

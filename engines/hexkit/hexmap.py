@@ -26,6 +26,9 @@ from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.shared import Shared
 
+if TYPE_CHECKING:
+    from struct import Struct
+
 _EMPTY: frozenset[str] = frozenset()
 _NO_SIDES: frozenset[Hexside] = frozenset()
 
@@ -246,8 +249,8 @@ class HexMap(Shared):
         each neighbor's id: every process that loads a map pays this once, and on a
         1,700-hex map the id route took a third of a second.  A map read back from the
         data cache has its table kept packed, read here when first asked
-        (``hexkit.scenario._kept_adjacency``, its tuples as they are; ``None``: it did not
-        read back, and is made below).
+        (``hexkit.scenario._kept_adjacency``; ``None``: it did not read back, and is
+        made below).
         """
         kept = self.__dict__.pop("_kept_adjacency", None)
         table: tuple[tuple[int, ...], ...] | None = kept() if kept is not None else None
@@ -267,6 +270,19 @@ class HexMap(Shared):
             out.append(tuple([j for j in near if j is not None]) if None in near
                        else cast("tuple[int, ...]", near))
         return tuple(out)
+
+    @cached_property
+    def neighbor_rows(self) -> Mapping[int, tuple[int, ...]]:
+        """:attr:`adjacency` read by hex index, each hex's row made when first read: a
+        map read back from the data cache reads it off the kept rows, six slots a hex
+        (``hexkit.scenario._kept_rows``), without decoding the whole table.  Backhand
+        Blow's receive reads some 330 of its 2,091 hexes' rows (the ZOC, the supply
+        trace, the moves checked), and decoding every row, an int object each, was
+        about 2 M instructions of it (issue 35).  The same rows as :attr:`adjacency`,
+        which answers when the map has no kept rows; an index off the map is a
+        ``KeyError``."""
+        kept = self.__dict__.pop("_kept_rows", None)
+        return _Rows(self, kept() if kept is not None else None)
 
     def hexes(self) -> tuple[HexId, ...]:
         return self.ids
@@ -513,3 +529,34 @@ class HexMap(Shared):
             return self.boxes[name]
         except KeyError:
             raise KeyError(f"map {self.title!r} has no off-map box {name!r}") from None
+
+
+class _Rows(dict[int, tuple[int, ...]]):
+    """:attr:`HexMap.neighbor_rows`: a hex's row looked up in C once made, made by
+    :meth:`__missing__` on its first read, from the kept rows (``hexkit.scenario.
+    _kept_rows``: the packed rows, their count of hexes and the format of a row by its
+    count of neighbours) or, without them, from the map's :attr:`~HexMap.adjacency`."""
+
+    __slots__ = ("_kept", "_map")
+
+    def __init__(self, hexmap: HexMap,
+                 kept: tuple[bytes, int, tuple[Struct, ...]] | None) -> None:
+        super().__init__()
+        self._map = hexmap
+        self._kept = kept
+
+    def __missing__(self, i: int) -> tuple[int, ...]:
+        kept = self._kept
+        if kept is None:
+            table = self._map.adjacency
+            if not 0 <= i < len(table):
+                raise KeyError(i)
+            row = table[i]
+        else:
+            blob, length, formats = kept
+            if not 0 <= i < length:
+                raise KeyError(i)
+            # the hex's count of neighbours, then that many of its six slots
+            row = formats[blob[i]].unpack_from(blob, length + 12 * i)
+        self[i] = row
+        return row

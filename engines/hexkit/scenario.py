@@ -20,6 +20,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from operator import itemgetter
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     # imported for its type only: importlib.resources costs every command 18 M
     # instructions (issue 19; pbem.engine.package_files finds the data folders)
     from importlib.resources.abc import Traversable
+    from struct import Struct
 
     from engines.hexkit.tables import DifferentialCRT, OddsCRT, Table, TerrainChart
 
@@ -299,8 +301,11 @@ def _kit_code() -> bytes:
     # sorted by name, then made paths: sorting the paths compares each pair's parts (some
     # 80 comparisons of pathlib's, about 0.3 M instructions); the kit's file names are
     # lower case, so the order is the paths' own on every platform
-    kit = Path(__file__).parent
-    return datacache.files_digest([kit / n for n in sorted(os.listdir(kit)) if n.endswith(".py")])
+    # the paths as strings, the folder's and each name joined: a Path made of each (its
+    # parts parsed) was a fifth of finding the digest (issue 35)
+    kit = os.path.dirname(os.path.abspath(__file__))
+    return datacache.files_digest([os.path.join(kit, n) for n in sorted(os.listdir(kit))
+                                   if n.endswith(".py")])
 
 
 def _kept_hexsides(value: list[Any]) -> Mapping[Hexside, frozenset[str]]:
@@ -308,10 +313,23 @@ def _kept_hexsides(value: list[Any]) -> Mapping[Hexside, frozenset[str]]:
     zipped in C, one frozenset a kind of hexside (equal sets: a table's values are only
     read)."""
     kinds, ends, codes = value
-    shared = [frozenset(k) for k in kinds]
+    shared = tuple([frozenset(k) for k in kinds])
+    if not all(type(k) is int and 0 <= k < len(shared) for k in set(codes)):
+        raise ValueError("a hexside's code is not one of its kinds")
     pairs = iter(ends)
-    return MappingProxyType(dict(zip(zip(pairs, pairs, strict=True),
-                                     map(shared.__getitem__, codes), strict=True)))
+    return MappingProxyType(dict(zip(zip(pairs, pairs, strict=True), _picked(shared, codes),
+                                     strict=True)))
+
+
+def _picked(table: tuple[T, ...], indices: list[int]) -> tuple[T, ...]:
+    """``table[i]`` for each of ``indices`` (each one of its places), in order: an
+    ``itemgetter`` of them all, one call in C; a ``map`` of the table's ``__getitem__``
+    called its method for each of a map's 2,091 hexes, a third of reading its terrain
+    back (issue 35)."""
+    if len(indices) > 1:
+        picked: tuple[T, ...] = itemgetter(*indices)(table)
+        return picked
+    return tuple([table[i] for i in indices])
 
 
 def _pairs(ends: list[HexId]) -> frozenset[Hexside]:
@@ -403,23 +421,43 @@ def _kept(blob: bytes, length: int, columns: int) -> list[Any] | None:
 
 
 def _kept_adjacency(blob: bytes, length: int) -> tuple[tuple[int, ...], ...] | None:
-    """The neighbour table :func:`_packed` wrote, read when first asked as the tuples
-    :attr:`HexMap.adjacency` holds (msgpack makes them: ``use_list=False``), not as lists
-    turned into tuples one hex at a time (about 1.1 M instructions of a command that
-    traces White Death's supply, Rule 15, issue 35); ``None`` when it does not read back
-    as ``length`` tuples of ints, and the map makes its table itself."""
-    try:
-        value = msgpack.unpackb(blob, raw=False, use_list=False, strict_map_key=True,
-                                ext_hook=_no_ext, timestamp=0)
-    except Exception:  # whatever the bytes are, the table is made again
+    """The neighbour table :func:`scenario_parse._packed_rows` wrote, read when first
+    asked as the tuples :attr:`HexMap.adjacency` holds: every hex's six slots unpacked
+    in one call in C, the tuples of the few hexes of fewer neighbours (the map's edges)
+    cut short; msgpack's decoding of a tuple a hex, an int each, was 2 M instructions
+    of a command that made the table (issue 35).  ``None`` when it is not ``length``
+    hexes' rows, and the map makes its table itself."""
+    kept = _kept_rows(blob, length)
+    if kept is None:
         return None
-    # each row's type taken in C (map, set), not by a loop over the ~1,700 rows: that
-    # loop was about 1 M instructions of every command that traces supply (issue 35)
-    if type(value) is not tuple or len(value) != length or \
-            not set(map(type, value)) <= {tuple}:
+    six = kept[2][6]
+    return tuple([t if c == 6 else t[:c] for t, c in zip(
+        six.iter_unpack(memoryview(blob)[length:]), blob[:length], strict=True)])
+
+
+@functools.cache
+def _row_formats() -> tuple[Struct, ...]:
+    """The formats of a row of :func:`scenario_parse._packed_rows` by its count of
+    neighbours, 0 to 6; made with the first row read (a command that reads no
+    neighbours, 48th Panzer Korps' legal, does not load the module)."""
+    from struct import Struct
+
+    return tuple(Struct(f">{k}H") for k in range(7))
+
+
+def _kept_rows(blob: bytes, length: int) -> tuple[bytes, int, tuple[Struct, ...]] | None:
+    """The neighbour rows :func:`scenario_parse._packed_rows` wrote, with the formats
+    that read them, as :attr:`HexMap.neighbor_rows` reads them a hex at a time; ``None``
+    when they are not ``length`` hexes' rows (a map whose indices do not fit the slots
+    keeps none), and the rows are read off the table the map makes itself."""
+    if (type(blob) is not bytes or len(blob) != 13 * length
+            or blob[:length].translate(None, _ROW_COUNTS)):
         return None
-    table: tuple[tuple[int, ...], ...] = value
-    return table
+    return blob, length, _row_formats()
+
+
+#: the counts of neighbours a row of :func:`scenario_parse._packed_rows` may have
+_ROW_COUNTS = bytes(range(7))
 
 
 def _no_ext(code: int, data: bytes) -> Any:
@@ -534,8 +572,7 @@ def _map_from_data(data: dict[str, Any],
     for name, value in (
         ("title", data["title"]),
         ("grid", grid),
-        ("terrain", MappingProxyType(dict(zip(hexes, map(kinds.__getitem__, codes),
-                                               strict=True)))),
+        ("terrain", MappingProxyType(dict(zip(hexes, _picked(kinds, codes), strict=True)))),
         ("legend", legend),
         ("hex_features", MappingProxyType({h: frozenset(v) for h, v in data["hex_features"]})),
         ("places", MappingProxyType({n: tuple(v) for n, v in data["places"]})),
@@ -552,9 +589,11 @@ def _map_from_data(data: dict[str, Any],
         raise ValueError("the hexes' records are kept packed")
     if starts:
         hexmap.__dict__["_kept_by_hex"] = _hex_reader(grid, hexmap.terrain, starts, blob)
-    # read by HexMap.adjacency when first asked
+    # read by HexMap.adjacency and HexMap.neighbor_rows when first asked
     hexmap.__dict__["_kept_adjacency"] = functools.partial(_kept_adjacency, adjacency,
                                                            len(hexmap.terrain))
+    hexmap.__dict__["_kept_rows"] = functools.partial(_kept_rows, adjacency,
+                                                      len(hexmap.terrain))
     return hexmap
 
 
@@ -576,6 +615,10 @@ def typed(table: Table) -> Any:
     return typed_view(table)
 
 
+#: the keys of a table's TOML that are not its ``extra``
+_TABLE_KEYS = frozenset(("kind", "columns", "rows", "stand_in"))
+
+
 def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None, *,
                 typed_checked: bool = False) -> Table:
     """The table ``[tables.NAME]`` of ``doc``, checked; ``path`` reads one kept elsewhere
@@ -588,12 +631,25 @@ def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None, *,
 
     path = tuple(path) if path is not None else ("tables", name)
     spec = doc.get_table(*path)
+    if typed_checked:
+        # this very table passed every check below with this kit's code: made as they
+        # make it, without them (a call of the Doc's getters for each key, and a loop
+        # over every value, were most of the 1.2 M instructions of making Backhand
+        # Blow's nine tables, every command: issue 35)
+        extra = {k: v for k, v in spec.items() if k not in _TABLE_KEYS}
+        where = f"{doc.name} [{_fmt_key(path)}]"
+        if spec["kind"] == "lookup" and "columns" not in spec:
+            return Table(name, "lookup", (), (), spec.get("stand_in"), where,
+                         MappingProxyType(extra))
+        return Table(name, spec["kind"], tuple(spec["columns"]),
+                     tuple(zip(spec["rows"], map(tuple, spec["rows"].values()), strict=True)),
+                     spec.get("stand_in"), where, MappingProxyType(extra))
     kind = doc.get_str(*path, "kind")
     if kind not in KINDS:
         raise doc.error((*path, "kind"), f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
     stand_in = doc.get_str(*path, "stand_in", default=None)
     where = f"{doc.name} [{_fmt_key(path)}]"
-    extra = {k: v for k, v in spec.items() if k not in ("kind", "columns", "rows", "stand_in")}
+    extra = {k: v for k, v in spec.items() if k not in _TABLE_KEYS}
     if kind == "lookup" and "columns" not in spec:
         return Table(name, kind, (), (), stand_in, where, MappingProxyType(extra))
     columns = doc.get_list(*path, "columns")

@@ -16,6 +16,7 @@ import itertools
 import re
 import sys
 from collections.abc import Mapping, Sequence
+from struct import pack
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -455,9 +456,22 @@ def map_data(hexmap: HexMap) -> dict[str, Any]:
         "areas": _packed([[n, _packed(list(v))] for n, v in hexmap.areas.items()]),
         "boxes": [[n, b.name, b.title, list(b.entry)] for n, b in hexmap.boxes.items()],
         "styles": dict(hexmap.styles),
-        "adjacency": _packed([list(near) for near in hexmap.adjacency]),
+        "adjacency": _packed_rows(hexmap.adjacency),
         "by_hex": _hex_records(hexmap),
     }
+
+
+def _packed_rows(adjacency: Sequence[tuple[int, ...]]) -> bytes:
+    """The neighbour table as :func:`_kept_adjacency` reads it whole and
+    :attr:`HexMap.neighbor_rows` a hex's row of it: each hex's count of neighbours, a
+    byte a hex, then six big-endian 16-bit slots a hex, by index, its neighbours first
+    and zeros after them.  Empty (the map makes its table itself) for a map whose
+    indices do not fit the slots."""
+    if len(adjacency) > 0xFFFF or any(len(near) > 6 for near in adjacency):
+        return b""
+    counts = bytes(map(len, adjacency))
+    slots = b"".join(pack(">6H", *near, *(0,) * (6 - len(near))) for near in adjacency)
+    return counts + slots
 
 
 def _packed_hexsides(hexsides: Mapping[Hexside, frozenset[str]]) -> bytes:

@@ -83,7 +83,7 @@ class StepCosts:
             ids, step, a = self.map.ids, self._step, self.map.ids[i]
             got = self._rows[i] = tuple(
                 (j, -1 if c is None else c)
-                for j, c in ((j, step(a, ids[j])) for j in self.map.adjacency[i]))
+                for j, c in ((j, step(a, ids[j])) for j in self.map.neighbor_rows[i]))
         return got
 
     __getitem__ = row
@@ -95,7 +95,7 @@ class StepCosts:
         got = self._rows[i]
         if got is not None:
             return got[k][1]
-        c = self._step(self.map.ids[i], self.map.ids[self.map.adjacency[i][k]])
+        c = self._step(self.map.ids[i], self.map.ids[self.map.neighbor_rows[i][k]])
         return -1 if c is None else c
 
     def __len__(self) -> int:

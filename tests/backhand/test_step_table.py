@@ -127,6 +127,35 @@ def test_a_command_in_the_administrative_segment_imports_no_step_of_a_player_seg
     assert "engines.backhand.steps.move" in then and "engines.backhand.movement" in then
 
 
+_EARLY_TURN = """
+import json, sys
+from engines.backhand import ENGINE
+from pbem.testing import settle
+
+s = ENGINE.restore(json.loads(sys.stdin.read()))
+# turn 2's reinforcements taken, through the replacements to the track (4.2 I.E-J)
+while s.pos.turn == 2 and s.decision().kind in ("reinforce", "replace"):
+    s.apply(s.decision().default)
+    settle(s)
+print(s.pos.turn, "engines.backhand.steps.late" in sys.modules)
+print(s.steps["rochade"].rule, s.steps["refit"].rule, "engines.backhand.steps.late" in sys.modules)
+"""
+
+
+def test_a_turn_before_the_seventh_loads_no_step_of_the_rochade_or_the_refits() -> None:
+    # 8.2 and 13.1 are played from game turn 7: the Administrative Segment of an earlier
+    # turn runs past their entries without making their steps (issue 35: three step
+    # classes of every command of turns 1-6, all of the high-water-mark scenario's)
+    s = ENGINE.new_state("high-water-mark", ENGINE.resolve_options({}))
+    settle(s)
+    while not (s.pos.turn == 2 and s.decision().kind == "reinforce"):
+        s.apply(s.decision().default or s.legal_actions()[-1])
+        settle(s)
+    first, then = fresh_run(_EARLY_TURN, json.dumps(s.snapshot()))
+    assert first == "2 False", first
+    assert then == "8.2 13.1 True", then
+
+
 _ARRIVE = """
 import json, sys
 from engines.backhand import ENGINE

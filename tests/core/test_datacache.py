@@ -249,13 +249,13 @@ def test_files_digest_is_kept_by_the_files_stamps(data_cache: Path, tmp_path: Pa
     whole = sha256(b"a.py\0x = 1\nb.py\0y = 2\n").digest()
     assert datacache.files_digest([a, b]) == whole
     read: list[str] = []
-    real = Path.read_bytes
+    real = datacache._read
 
-    def counted(self: Path) -> bytes:
-        read.append(self.name)
-        return real(self)
+    def counted(path: str | Path) -> bytes:
+        read.append(Path(path).name)
+        return real(path)
 
-    monkeypatch.setattr(Path, "read_bytes", counted)
+    monkeypatch.setattr(datacache, "_read", counted)
     assert datacache.files_digest([a, b]) == whole
     assert read == []  # kept: no source read
     b.write_bytes(b"y = 30\n")  # another size: another stamp

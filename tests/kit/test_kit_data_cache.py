@@ -136,44 +136,34 @@ def test_a_kept_map_reads_its_cells_and_neighbors_when_first_asked(
     assert kept.terrain == built.terrain
     assert kept.grid.to_cube("0101") == built.grid.to_cube("0101")
     assert unpacked == []
-    assert kept.adjacency == built.adjacency and unpacked == [data["adjacency"]]
+    assert "adjacency" not in kept.__dict__
+    assert kept.adjacency == built.adjacency and unpacked == []
     assert list(kept.grid._cubes.items()) == list(built.grid._cubes.items())
-    assert unpacked == [data["adjacency"], data["cells"]]
+    assert unpacked == [data["cells"]]
     cells, qs, rs, ss = real_unpack(data["cells"])
-    near = real_unpack(data["adjacency"])
-    for bad_cells, bad_near in ((b"\xc1", b"\xc1"),  # not msgpack at all
-                                (msgpack.packb([cells, qs, rs, ss[:-1]]),
-                                 msgpack.packb(near[:-1])),
-                                (msgpack.packb([cells, qs, rs]), msgpack.packb({"a": 1}))):
+    near = data["adjacency"]
+    for bad_cells, bad_near in ((b"\xc1", b"\xc1"),  # not msgpack, not rows at all
+                                (msgpack.packb([cells, qs, rs, ss[:-1]]), near[:-1]),
+                                (msgpack.packb([cells, qs, rs]), near + near[:13])):
         again = scenario._map_from_data({**data, "cells": bad_cells, "adjacency": bad_near})
         _same_map(again, built)
 
 
-def test_a_kept_neighbor_table_is_msgpacks_tuples_and_a_damaged_one_is_made_again(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 35: the kept neighbour table is read as the tuples the map holds (msgpack
-    makes them), not as lists turned into tuples hex by hex: the table read back is the
-    one unpacked, the built map's value. One whose rows are not lists of neighbours (a
-    damaged entry) is made again from the map, where turning it into tuples raised."""
+def test_a_damaged_kept_neighbor_table_is_made_again() -> None:
+    """Issue 35: the kept neighbour table (each hex's count of neighbours, then six
+    slots a hex: scenario_parse._packed_rows) is the built map's, read whole or a hex's
+    row at a time; one that is not the map's count of rows, or names a count of
+    neighbours no hex has (a damaged entry), is made again from the map, whole and by
+    the row."""
     sset = load_scenario_path(files("scenarios") / "white-death", label="wd")
     built = scenario._build_map(sset.docs[sset.map_doc or ""])
     data = scenario_parse.map_data(built)
-    made: list[Any] = []
-    real_unpack = msgpack.unpackb
-
-    def keeping(blob: bytes, **kwargs: Any) -> Any:
-        made.append(real_unpack(blob, **kwargs))
-        return made[-1]
-
-    monkeypatch.setattr(msgpack, "unpackb", keeping)
     kept = scenario._map_from_data(data)
-    assert kept.adjacency == built.adjacency and kept.adjacency is made[-1]
-    monkeypatch.setattr(msgpack, "unpackb", real_unpack)
-    # one row damaged among good ones is found as all of them are (the rows' types are
-    # taken at once: scenario._kept_adjacency)
-    one_bad = [*map(list, built.adjacency[:-1]), 7]
-    for bad in ([1] * len(built.ids), [[0]] * (len(built.ids) - 1), {"a": 1}, one_bad):
-        again = scenario._map_from_data({**data, "adjacency": msgpack.packb(bad)})
+    assert kept.adjacency == built.adjacency
+    near, count = data["adjacency"], len(built.ids)
+    for bad in (near[:-1], near + b"\x00", b"\x07" + near[1:], b""):
+        again = scenario._map_from_data({**data, "adjacency": bad})
+        assert [again.neighbor_rows[i] for i in range(count)] == list(built.adjacency)
         assert again.adjacency == built.adjacency
 
 
@@ -697,25 +687,49 @@ def test_a_set_whose_tables_were_checked_makes_no_typed_view_again(
         assert "crt" in made
 
 
+@pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
+                                       "48th-panzer-korps", "mortain"])
+def test_a_checked_set_makes_every_table_as_its_first_load(
+        engine_id: str, data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a load whose kept entry says its tables were checked makes each one
+    without the checks it passed (scenario.parse_table); every table of every shipped
+    game, its columns, rows in order, stand-in, place and extra keys, is the one the
+    first load made and checked."""
+    made: list[str] = []
+    real_typed = scenario.typed
+
+    def counting(table: Any) -> Any:
+        made.append(table.name)
+        return real_typed(table)
+
+    monkeypatch.setattr(scenario, "typed", counting)
+    root = files("scenarios") / engine_id
+    first = load_scenario_path(root, label=engine_id)
+    checked = len(made)
+    again = load_scenario_path(root, label=engine_id)
+    assert len(made) == checked  # the second load's tables were made unchecked
+    assert list(again.tables) == list(first.tables)
+    for name, table in first.tables.items():
+        kept = again.tables[name]
+        assert kept == table and kept.rows == table.rows, name
+        assert dict(kept.extra) == dict(table.extra) and kept.where == table.where
+
+
 @pytest.mark.parametrize("engine_id", ["backhand-blow", "white-death"])
-def test_a_kept_neighbour_table_is_the_table_read_back(
-        engine_id: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 35: a map read back from the data cache takes its neighbour table as the
-    tuples msgpack reads, not lists each copied into a tuple (a command's first search
-    made 2,091 lists and 2,092 tuples of Backhand Blow's map); the table is the built
-    map's."""
+def test_a_kept_neighbour_table_is_the_table_read_back(engine_id: str) -> None:
+    """Issue 35: a map read back from the data cache reads a hex's neighbours off its
+    kept rows, without the whole table (Backhand Blow's receive reads some 330 of its
+    2,091 hexes'), and the whole table when asked; both are the built map's, in its
+    order, and a hex index off the map is no hex's."""
     sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
     built = scenario._build_map(sset.docs[sset.map_doc or ""])
     kept = scenario._map_from_data(scenario_parse.map_data(built))
-    read: list[Any] = []
-    unpack = msgpack.unpackb
-
-    def spy(*args: Any, **kwargs: Any) -> Any:
-        read.append(unpack(*args, **kwargs))
-        return read[-1]
-
-    monkeypatch.setattr(scenario.msgpack, "unpackb", spy)
+    rows = kept.neighbor_rows
+    assert [rows[i] for i in range(len(built.ids))] == list(built.adjacency)
+    assert "adjacency" not in kept.__dict__
+    for off in (-1, len(built.ids)):
+        with pytest.raises(KeyError):
+            rows[off]
     table = kept.adjacency
     assert table == built.adjacency
-    assert any(r is table for r in read)
     assert all(type(row) is tuple for row in table)
