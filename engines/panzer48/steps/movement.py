@@ -247,8 +247,11 @@ class Moving(Choice[P48State]):
         checks each of its steps, issue 35): a step to one hex (4 / 5 / 6), a pick-up
         or drop of one unit (4 / 6), a hasty attack on one hex (3.2 / 6), the exit (10)
         or the stop (6), each by the same test the listing makes of it; anything else,
-        and whatever this refuses, goes to the listing and its refusal."""
-        if isinstance(action, Act) and self._listed(s, action):
+        and whatever this refuses, goes to the listing and its refusal.  One of the
+        options the move's settling has just listed (:meth:`auto_option`) is taken as
+        listed, without its test made again (a third of a replay's steps, issue 35)."""
+        if isinstance(action, Act) and (action in s.options_listed(self, args)
+                                        or self._listed(s, action)):
             return
         super().check(s, args, action)
 
