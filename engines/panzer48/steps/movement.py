@@ -69,6 +69,14 @@ def _to_reveal(s: P48State) -> list[str]:
     return areas_to_reveal(s)
 
 
+def _to(h: str) -> Act:
+    """4: the step into ``h``, a hex of the map's own neighbours: made as the grammar
+    makes it, its value not checked against the hex type nor its text written until
+    asked (most steps listed are never taken: 175 checks and writings of the first-day
+    audit were some 5 M instructions, issue 35)."""
+    return TO.unchecked(((h,),))[0]
+
+
 class Movement(Choice[P48State]):
     """3.2 / 4: move units singly or in stacks, one after another; reinforcements enter
     (9.1); the Soviet plan's areas are revealed on their turn."""
@@ -280,7 +288,7 @@ class Moving(Choice[P48State]):
             return
         h = moving_hex(s)
         facts = s.facts()  # listing moves no unit: one placement throughout
-        yield from map(TO, reachable(s, facts=facts))
+        yield from map(_to, reachable(s, facts=facts))
         yield from (PICKUP(u) for u in facts.at(h, side) if self._may_pick_up(s, u, h, facts))
         yield from map(DROP, self._droppable(s, h, facts))
         yield from map(HASTY, self._hasty_targets(s, h, facts))
