@@ -9,6 +9,7 @@ with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import cached_property
 from itertools import compress
 from math import gcd
 from operator import ne
@@ -83,8 +84,11 @@ class P48State(StepState[Position]):
     counters_off_map = False
     view_status = True  # board() writes status_line(s, side), as status_line does
 
-    @property
+    @cached_property
     def d(self) -> Data:
+        # the scenario data, one for the process (Shared: a clone holds the same),
+        # read by the rules thousands of times a replay: kept on the state, an attribute
+        # read, not a property's call each time (issue 35)
         return data()
 
     def fight(self) -> Combat:
