@@ -13,7 +13,18 @@ from pbem.engine import Event
 
 if TYPE_CHECKING:
     from engines.hexkit.facts import BoardFacts
+    from engines.panzer48.reinforcements import check_release
     from engines.panzer48.state import P48State
+    from engines.panzer48.victory import update_control
+else:
+    # control (10) and the release (9) are bound at the first move that asks them, not
+    # imported by every command that has a move on its stack: a listing of a hasty
+    # attack's fire (3.2) runs neither (issue 35); nor imported at each move, an import
+    # statement a call (some 3 M instructions of the first-day audit)
+    from engines.panzer48.steps import bound_when_called
+
+    check_release = bound_when_called(globals(), "reinforcements", "check_release")
+    update_control = bound_when_called(globals(), "victory", "update_control")
 
 
 def step_group(s: P48State, n: str) -> None:
@@ -96,11 +107,6 @@ def after_move(s: P48State, moved: Iterable[str] = ()) -> BoardFacts:
     7th Luftwaffe's release (9), told wherever it happens: the book marks the Turn
     Record Track "to remind the German player of the release".  The board facts of the
     position after the move (control's)."""
-    # imported here, not by every command that has a move on its stack: a listing of a
-    # hasty attack's fire (3.2) runs neither (issue 35)
-    from engines.panzer48.reinforcements import check_release
-    from engines.panzer48.victory import update_control
-
     facts = update_control(s)
     check_release(s, moved)
     return facts

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         reachable,
         step_group,
     )
+    from engines.panzer48.reinforcements import areas_to_reveal, reveal
     from engines.panzer48.stacking import fits
     from engines.panzer48.zoc import zoc
 else:
@@ -57,15 +58,16 @@ else:
     step_group = bound_when_called(globals(), "movement", "step_group")
     fits = bound_when_called(globals(), "stacking", "fits")
     zoc = bound_when_called(globals(), "zoc", "zoc")
+    # 9.1's plan: the areas to reveal and their reveal, where a movement is listed or made
+    areas_to_reveal = bound_when_called(globals(), "reinforcements", "areas_to_reveal")
+    reveal = bound_when_called(globals(), "reinforcements", "reveal")
 
 
 def _to_reveal(s: P48State) -> list[str]:
     """The formations whose area 9.1 reveals before anything moves; the reinforcements'
-    rules imported here,
-    when a movement is listed or made, not by every command with a move on its stack (a
-    hasty attack's listing, 3.2, runs none of them: issue 35)."""
-    from engines.panzer48.reinforcements import areas_to_reveal
-
+    rules bound (:data:`areas_to_reveal`) when a movement is first listed or made, not
+    imported by every command with a move on its stack (a hasty attack's listing, 3.2,
+    runs none of them: issue 35)."""
     return areas_to_reveal(s)
 
 
@@ -183,9 +185,6 @@ class Movement(Choice[P48State]):
         return f"{action.notation()!r} is not a movement action"
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        # 9.1's reveal imported where made (as _to_reveal's question): issue 35
-        from engines.panzer48.reinforcements import reveal
-
         a = act(action)
         pos = s.pos
         if a.kind in ("reveal", "open"):
