@@ -154,29 +154,36 @@ def reachable(s: P48State, only: str | None = None,
     One by one, so a caller that needs to know only whether there are one or two stops
     there (the move's settling, issue 35); ``facts``: the state's board facts, where the
     caller has them."""
+    # loops, not generator expressions, and the moving hex read here: the move's
+    # settling asks this after every step of it (issue 35)
     pos, side = s.pos, s.pos.phasing
-    h = moving_hex(s)
-    if any(pos.units[u].halted for u in pos.moving):
-        return  # 5 (stand-in): entering an enemy-controlled hex ends the move
+    units, moving = pos.units, pos.moving
+    h = units[moving[0]].hex  # moving_hex
+    for u in moving:
+        if units[u].halted:
+            return  # 5 (stand-in): entering an enemy-controlled hex ends the move
     facts = s.facts() if facts is None else facts
     stacks = facts.stacks()
     # each unit's MPs left and cost table, once for the six neighbours: settling the
     # move lists these after every step of it (issue 35); a step fits the allowance
     # when its cost is within what is left (spent + cost <= allowance, exactly: with
     # spent n/d and the cost and allowance in halves, c * d <= A * d - 2 * n)
-    info, moving = s.d.units, pos.moving
+    scenario = s.d
+    info, costs_of = scenario.units, scenario.costs
     left = []
     for u in moving:
-        num, den = pos.units[u].spent
+        num, den = units[u].spent
         left.append((u, allowance_halves(s, u) * den - 2 * num, den,
-                     s.d.costs["leg" if info[u].leg else "mech"]))
+                     costs_of["leg" if info[u].leg else "mech"]))
     # 6: the stack's own size once, for the stacking limit in each neighbour (fits)
-    size = sum(info[u].size for u in set(moving))
-    limit = s.d.stack_limit[side]
+    size = 0
+    for u in set(moving):
+        size += info[u].size
+    limit = scenario.stack_limit[side]
     # the enemy, and the side's own stacks, once for the six neighbours (the move's
     # settling lists these after every step of it, issue 35)
     enemy, own = other(side), facts.stacks(side)
-    near = s.d.map.neighbors(h)
+    near = scenario.map.neighbors(h)
     if only is not None:
         near = [only] if only in near else []
     for n in near:
@@ -191,7 +198,8 @@ def reachable(s: P48State, only: str | None = None,
             costs.append((u, c))
         else:
             # fits(s, n, side, moving, facts): the side's units there and the stack's
-            fit = size + sum(info[v].size for v in own.get(n, ()) if v not in moving) <= limit
+            fit = size <= limit if n not in own else size + sum(
+                info[v].size for v in own[n] if v not in moving) <= limit
             if not fit and not may_pass(s,
                     pos.moving, n, {u: add_halves(pos.units[u].spent, int(c))
                                     for u, c in costs},

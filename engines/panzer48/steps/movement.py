@@ -282,10 +282,12 @@ class Moving(Choice[P48State]):
 
     def _listing(self, s: P48State) -> Iterator[Action]:
         pos, side = s.pos, s.pos.phasing
-        if any(pos.units[u].failed for u in pos.moving):
-            yield STOP  # 5: the roll failed, nobody moves
-            return
-        h = moving_hex(s)
+        units = pos.units
+        for u in pos.moving:  # a loop, not any() of a generator: after every step
+            if units[u].failed:
+                yield STOP  # 5: the roll failed, nobody moves
+                return
+        h = units[pos.moving[0]].hex  # moving_hex
         facts = s.facts()  # listing moves no unit: one placement throughout
         yield from map(_to, reachable(s, facts=facts))
         yield from (PICKUP(u) for u in facts.at(h, side) if self._may_pick_up(s, u, h, facts))
