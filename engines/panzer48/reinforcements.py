@@ -103,8 +103,8 @@ def place_defaults(s: P48State, side: str) -> None:
             if info.target == "P":
                 cands = list(d.areas["front_german" if side == "german" else "front_soviet"])
             else:
-                cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
-                         and h not in d.areas["front_german"]
+                cands = [h for h in _near_area(f.area, side)
+                         if h not in d.areas["front_german"]
                          and h not in d.areas["front_soviet"]]
             cands = d.map.grid.nearest_first(f.area, cands)
             ordered[f.area, info.target == "P"] = cands
@@ -189,7 +189,17 @@ def _setup_candidates(s: P48State, u: str) -> list[str]:
         return []  # 9: the 26th Tank group sets up directly in its hexes
     if info.target == "P":
         return sorted(d.areas["front_german" if info.side == "german" else "front_soviet"])
-    return [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == info.side]
+    return list(_near_area(f.area, info.side))
+
+
+@lru_cache(maxsize=64)
+def _near_area(area: str, side: str) -> tuple[str, ...]:
+    """9: the map's hexes within 3 of ``area`` on ``side``'s half, in id order: found
+    once for each formation's area, not for each unit set up there and each of a set-up
+    file's placements checked (the Soviet set-up of the first-day audit asks them 22
+    times)."""
+    d = data()
+    return tuple(h for h in d.map.within(area, 3) if d.side_of_hex(h) == side)
 
 
 def _where_set_up(s: P48State, u: str, hexes: Iterable[str], enemy_zoc: Container[str],
