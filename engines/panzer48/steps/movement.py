@@ -264,8 +264,10 @@ class Moving(Choice[P48State]):
 
     def _listed(self, s: P48State, a: Act) -> bool:
         pos = s.pos
-        if any(pos.units[u].failed for u in pos.moving):
-            return a == STOP
+        units = pos.units
+        for u in pos.moving:  # a loop, as the listing's
+            if units[u].failed:
+                return a == STOP
         if a.form is TO:
             return may_step_to(s, a.text("hex"))
         facts = s.facts()
