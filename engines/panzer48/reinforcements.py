@@ -129,7 +129,10 @@ def check_release(s: P48State, moved: Iterable[str] = ()) -> None:
     # the division's units looked up only when a Soviet unit moved: this runs after
     # every step of every move, most of them German or far from it (issue 35)
     d, units = s.d, s.pos.units
-    soviet = [m for m in moved if d.units[m].side == "soviet" and units[m].where == "map"]
+    soviet = []
+    for m in moved:  # a loop, not a comprehension: every step of every move comes here
+        if d.units[m].side == "soviet" and units[m].where == "map":
+            soviet.append(m)
     near = False
     if soviet:
         lw = tuple(units[u].hex for u in d.members.get("7lw", ())

@@ -142,9 +142,15 @@ class P48State(StepState[Position]):
                         self._check_kept_facts(kept_fields)
                     return found
                 if written - kept_written <= _FEW_WRITTEN:
-                    found_at = [index.get(id(x)) for x in log[kept_written:]]
-                    if None not in found_at:
-                        mine = sorted({i for i in found_at if i is not None})
+                    # in a loop, not comprehensions: a step of a move comes here
+                    found_at: set[int] = set()
+                    for x in log[kept_written:]:
+                        i = index.get(id(x))
+                        if i is None:
+                            break
+                        found_at.add(i)
+                    else:
+                        mine = sorted(found_at)
                         fields = kept_fields.copy()
                         for i in mine:
                             x = values[i]

@@ -368,7 +368,7 @@ class Moving(Choice[P48State]):
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         a = act(action)
         pos, side = s.pos, s.pos.phasing
-        h = moving_hex(s)
+        h = pos.units[pos.moving[0]].hex  # moving_hex, read in place: every step comes here
         if a.kind == "to":
             n = a.text("hex")
             # 5: leaving an enemy-controlled hex vacant, at the move's first step (who
