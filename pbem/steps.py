@@ -706,6 +706,20 @@ class StepState(State, Generic[P]):
         if self.memo_options:
             self.__dict__[_MEMO] = (step, args, _Begun(tuple(seen), rest))
 
+    def options_listed(self, step: Choice[Any], args: Any) -> tuple[Action, ...]:
+        """Those of ``step``'s options already listed for this decision (the memo of
+        :meth:`options_for`, or the part of a listing :meth:`options_begun` kept), none
+        listed further: an action among them is one :meth:`Choice.options` lists, so a
+        step's own :meth:`Choice.check` may take it without asking its rules again
+        (48th Panzer Korps' moving stack: its settling lists a step's first next hexes,
+        and the step received is often one of them, issue 35)."""
+        memo: tuple[Step[Any], Any, tuple[Action, ...] | _Begun] | None = (
+            self.__dict__.get(_MEMO))
+        if memo is None or memo[0] is not step or memo[1] != args:
+            return ()
+        listed = memo[2]
+        return listed.seen if isinstance(listed, _Begun) else listed
+
     def forget_options(self) -> None:
         """Drop the options memo (the position changed outside a step)."""
         self.__dict__.pop(_MEMO, None)

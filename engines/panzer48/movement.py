@@ -13,7 +13,18 @@ from pbem.engine import Event
 
 if TYPE_CHECKING:
     from engines.hexkit.facts import BoardFacts
+    from engines.panzer48.reinforcements import check_release
     from engines.panzer48.state import P48State
+    from engines.panzer48.victory import update_control
+else:
+    # control (10) and the release (9) are bound at the first move that asks them, not
+    # imported by every command that has a move on its stack: a listing of a hasty
+    # attack's fire (3.2) runs neither (issue 35); nor imported at each move, an import
+    # statement a call (some 3 M instructions of the first-day audit)
+    from engines.panzer48.steps import bound_when_called
+
+    check_release = bound_when_called(globals(), "reinforcements", "check_release")
+    update_control = bound_when_called(globals(), "victory", "update_control")
 
 
 def step_group(s: P48State, n: str) -> None:
@@ -96,11 +107,6 @@ def after_move(s: P48State, moved: Iterable[str] = ()) -> BoardFacts:
     7th Luftwaffe's release (9), told wherever it happens: the book marks the Turn
     Record Track "to remind the German player of the release".  The board facts of the
     position after the move (control's)."""
-    # imported here, not by every command that has a move on its stack: a listing of a
-    # hasty attack's fire (3.2) runs neither (issue 35)
-    from engines.panzer48.reinforcements import check_release
-    from engines.panzer48.victory import update_control
-
     facts = update_control(s)
     check_release(s, moved)
     return facts
@@ -148,29 +154,36 @@ def reachable(s: P48State, only: str | None = None,
     One by one, so a caller that needs to know only whether there are one or two stops
     there (the move's settling, issue 35); ``facts``: the state's board facts, where the
     caller has them."""
+    # loops, not generator expressions, and the moving hex read here: the move's
+    # settling asks this after every step of it (issue 35)
     pos, side = s.pos, s.pos.phasing
-    h = moving_hex(s)
-    if any(pos.units[u].halted for u in pos.moving):
-        return  # 5 (stand-in): entering an enemy-controlled hex ends the move
+    units, moving = pos.units, pos.moving
+    h = units[moving[0]].hex  # moving_hex
+    for u in moving:
+        if units[u].halted:
+            return  # 5 (stand-in): entering an enemy-controlled hex ends the move
     facts = s.facts() if facts is None else facts
     stacks = facts.stacks()
     # each unit's MPs left and cost table, once for the six neighbours: settling the
     # move lists these after every step of it (issue 35); a step fits the allowance
     # when its cost is within what is left (spent + cost <= allowance, exactly: with
     # spent n/d and the cost and allowance in halves, c * d <= A * d - 2 * n)
-    info, moving = s.d.units, pos.moving
+    scenario = s.d
+    info, costs_of = scenario.units, scenario.costs
     left = []
     for u in moving:
-        num, den = pos.units[u].spent
+        num, den = units[u].spent
         left.append((u, allowance_halves(s, u) * den - 2 * num, den,
-                     s.d.costs["leg" if info[u].leg else "mech"]))
+                     costs_of["leg" if info[u].leg else "mech"]))
     # 6: the stack's own size once, for the stacking limit in each neighbour (fits)
-    size = sum(info[u].size for u in set(moving))
-    limit = s.d.stack_limit[side]
+    size = 0
+    for u in set(moving):
+        size += info[u].size
+    limit = scenario.stack_limit[side]
     # the enemy, and the side's own stacks, once for the six neighbours (the move's
     # settling lists these after every step of it, issue 35)
     enemy, own = other(side), facts.stacks(side)
-    near = s.d.map.neighbors(h)
+    near = scenario.map.neighbors(h)
     if only is not None:
         near = [only] if only in near else []
     for n in near:
@@ -185,7 +198,8 @@ def reachable(s: P48State, only: str | None = None,
             costs.append((u, c))
         else:
             # fits(s, n, side, moving, facts): the side's units there and the stack's
-            fit = size + sum(info[v].size for v in own.get(n, ()) if v not in moving) <= limit
+            fit = size <= limit if n not in own else size + sum(
+                info[v].size for v in own[n] if v not in moving) <= limit
             if not fit and not may_pass(s,
                     pos.moving, n, {u: add_halves(pos.units[u].spent, int(c))
                                     for u, c in costs},

@@ -8,7 +8,7 @@ from collections.abc import Container, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from engines.panzer48.data import other
+from engines.panzer48.data import data, other
 from engines.panzer48.zoc import zoc
 from pbem.engine import Commitment, Event
 from pbem.sha import sha256
@@ -103,8 +103,8 @@ def place_defaults(s: P48State, side: str) -> None:
             if info.target == "P":
                 cands = list(d.areas["front_german" if side == "german" else "front_soviet"])
             else:
-                cands = [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == side
-                         and h not in d.areas["front_german"]
+                cands = [h for h in _near_area(f.area, side)
+                         if h not in d.areas["front_german"]
                          and h not in d.areas["front_soviet"]]
             cands = d.map.grid.nearest_first(f.area, cands)
             ordered[f.area, info.target == "P"] = cands
@@ -128,26 +128,30 @@ def check_release(s: P48State, moved: Iterable[str] = ()) -> None:
         return
     # the division's units looked up only when a Soviet unit moved: this runs after
     # every step of every move, most of them German or far from it (issue 35)
-    soviet = [m for m in moved if s.d.units[m].side == "soviet"
-              and s.pos.units[m].where == "map"]
-    units = s.pos.units
-    lw = [u for u in s.d.members.get("7lw", ()) if units[u].where == "map" and units[u].hex
-          ] if soviet else []
+    d, units = s.d, s.pos.units
+    soviet = []
+    for m in moved:  # a loop, not a comprehension: every step of every move comes here
+        if d.units[m].side == "soviet" and units[m].where == "map":
+            soviet.append(m)
     near = False
-    if lw:
-        # each hex's cube once, not two a pair through the map's distance (a Soviet
-        # stack's every step asks it of each of the division's units); two hexes apart
-        # is a cube distance of 2, the sum of the three differences 4
-        to_cube = s.d.map.grid.to_cube
-        division = [to_cube(units[g].hex) for g in lw]
-        for m in soviet:
-            q, r, z = to_cube(units[m].hex)
-            if any(abs(q - a) + abs(r - b) + abs(z - c) <= 4 for a, b, c in division):
-                near = True
-                break
+    if soviet:
+        lw = tuple(units[u].hex for u in d.members.get("7lw", ())
+                   if units[u].where == "map" and units[u].hex)
+        near = bool(lw) and not _near_division(lw).isdisjoint(
+            units[m].hex for m in soviet)
     if s.pos.turn >= 7 or near:
         s.pos.released = True
         s.tell(Event("the 7th Luftwaffe Field Division is released", "info", rule="9"))
+
+
+@lru_cache(maxsize=16)
+def _near_division(hexes: tuple[str, ...]) -> frozenset[str]:
+    """9: the hexes of the map's grid within two of any of ``hexes``, the 7th
+    Luftwaffe's units': found once for where the division stands (its units do not
+    move until it is released, 4), not as the distances from each of them at every
+    step of every Soviet move."""
+    within = data().map.grid.within
+    return frozenset(n for h in hexes for n in within(h, 2))
 
 
 def areas_to_reveal(s: P48State) -> list[str]:
@@ -188,7 +192,17 @@ def _setup_candidates(s: P48State, u: str) -> list[str]:
         return []  # 9: the 26th Tank group sets up directly in its hexes
     if info.target == "P":
         return sorted(d.areas["front_german" if info.side == "german" else "front_soviet"])
-    return [h for h in d.map.within(f.area, 3) if d.side_of_hex(h) == info.side]
+    return list(_near_area(f.area, info.side))
+
+
+@lru_cache(maxsize=64)
+def _near_area(area: str, side: str) -> tuple[str, ...]:
+    """9: the map's hexes within 3 of ``area`` on ``side``'s half, in id order: found
+    once for each formation's area, not for each unit set up there and each of a set-up
+    file's placements checked (the Soviet set-up of the first-day audit asks them 22
+    times)."""
+    d = data()
+    return tuple(h for h in d.map.within(area, 3) if d.side_of_hex(h) == side)
 
 
 def _where_set_up(s: P48State, u: str, hexes: Iterable[str], enemy_zoc: Container[str],

@@ -89,8 +89,12 @@ class PreparedPhase(Procedure[P48State]):
         pos = s.pos
         pos.phasing, pos.phase = args.side, "prepared"
         for x in pos.units.values():
-            x.moved = x.attacked = x.retreated = x.failed = x.halted = False
-            x.spent = NO_MPS
+            # only a unit with a mark set is written: each write is a call of
+            # Unit.__setattr__ (which logs what the board facts read), and most units
+            # have none after a phase (issue 35)
+            if x.moved or x.attacked or x.retreated or x.failed or x.halted or x.spent != NO_MPS:
+                x.moved = x.attacked = x.retreated = x.failed = x.halted = False
+                x.spent = NO_MPS
         # adjacent: a neighbour on the map (both hexes are), asked of each unit's six
         enemy = {pos.units[u].hex for u in s.on_map(other(args.side))}
         pos.began_adjacent = sorted(
@@ -113,10 +117,15 @@ class MovementPhase(Procedure[P48State]):
         pos.phase = "movement"
         for x in pos.units.values():
             # 4: units that retreated in the Prepared Combat Phase do not move; 5:
-            # their ZOC returns with the new phase
-            x.failed = x.failed or x.retreated
-            x.retreated = x.attacked = False
-            x.began = x.hex if x.where == "map" else ""
+            # their ZOC returns with the new phase (a field written only where it
+            # changes, as the Prepared Combat Phase's marks are cleared)
+            if x.retreated:
+                x.failed, x.retreated = True, False
+            if x.attacked:
+                x.attacked = False
+            began = x.hex if x.where == "map" else ""
+            if x.began != began:
+                x.began = began
         arrivals(s, args.side)
         flow.goto("movement")
         return [Event(f"turn {pos.turn}: {args.side} movement phase", "phase", rule="3.2")]
@@ -147,7 +156,8 @@ class PlayerTurnEnd(Procedure[P48State]):
 
     def run(self, s: P48State, args: SideArgs, flow: Flow) -> list[Event]:
         for x in s.pos.units.values():
-            x.retreated = False
+            if x.retreated:  # written only where set, as a phase's marks are cleared
+                x.retreated = False
         flow.end()
         return []
 
@@ -166,7 +176,8 @@ class TurnEnd(Procedure[P48State]):
 
         s.pos.turn += 1
         for x in s.pos.units.values():
-            x.flipped = False
+            if x.flipped:  # written only where set, as a phase's marks are cleared
+                x.flipped = False
         flow.end()
         s.tell(Event(f"turn {s.pos.turn}", "phase", rule="3.III"))
         if not s.over():

@@ -13,8 +13,11 @@ if TYPE_CHECKING:
 def stack_size(s: P48State, h: str, side: str, extra: Iterable[str] = (),
                facts: BoardFacts | None = None) -> int:
     here = (s.facts() if facts is None else facts).at(h, side)
-    us = set(here) | set(extra)
-    return sum(s.d.units[u].size for u in us)
+    info = s.d.units
+    size = 0
+    for u in set(here).union(extra):  # a loop, not a generator: asked at every stop
+        size += info[u].size
+    return size
 
 
 def fits(s: P48State, h: str, side: str, extra: Iterable[str] = (),

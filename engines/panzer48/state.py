@@ -9,6 +9,7 @@ with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import cached_property
 from itertools import compress
 from math import gcd
 from operator import ne
@@ -83,8 +84,11 @@ class P48State(StepState[Position]):
     counters_off_map = False
     view_status = True  # board() writes status_line(s, side), as status_line does
 
-    @property
+    @cached_property
     def d(self) -> Data:
+        # the scenario data, one for the process (Shared: a clone holds the same),
+        # read by the rules thousands of times a replay: kept on the state, an attribute
+        # read, not a property's call each time (issue 35)
         return data()
 
     def fight(self) -> Combat:
@@ -138,9 +142,15 @@ class P48State(StepState[Position]):
                         self._check_kept_facts(kept_fields)
                     return found
                 if written - kept_written <= _FEW_WRITTEN:
-                    found_at = [index.get(id(x)) for x in log[kept_written:]]
-                    if None not in found_at:
-                        mine = sorted({i for i in found_at if i is not None})
+                    # in a loop, not comprehensions: a step of a move comes here
+                    found_at: set[int] = set()
+                    for x in log[kept_written:]:
+                        i = index.get(id(x))
+                        if i is None:
+                            break
+                        found_at.add(i)
+                    else:
+                        mine = sorted(found_at)
                         fields = kept_fields.copy()
                         for i in mine:
                             x = values[i]

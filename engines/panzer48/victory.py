@@ -12,6 +12,14 @@ if TYPE_CHECKING:
     from engines.hexkit.facts import BoardFacts
     from engines.hexkit.zoc import ZocMap
     from engines.panzer48.state import P48State
+    from engines.panzer48.zoc import zoc_sides_at
+else:
+    # the ZOC rule (5) bound at control's first question, not imported by every status
+    # line's score, nor at each of control's questions (an import statement a step of
+    # a move: issue 35)
+    from engines.panzer48.steps import bound_when_called
+
+    zoc_sides_at = bound_when_called(globals(), "zoc", "zoc_sides_at")
 
 
 def update_control(s: P48State) -> BoardFacts:
@@ -21,10 +29,7 @@ def update_control(s: P48State) -> BoardFacts:
     # each control hex asks only its six neighbours' stacks which sides' ZOC (5) reaches
     # it: this runs after every step of every move, and the moving side's whole ZOC, new
     # at each step, was a fifth of a replay (issue 35: 71 M of the 374 M of 48th Panzer
-    # Korps' first-day audit); the ZOC rule (5) imported here, not by every status line's
-    # score
-    from engines.panzer48.zoc import zoc_sides_at
-
+    # Korps' first-day audit)
     facts = s.facts()
     control = s.pos.control
     kept = s.control_kept

@@ -24,8 +24,8 @@ def test_10_control_asked_near_the_moved_units_is_control_asked_everywhere(
     """10: along seeded playouts, each update of control (after every step, entry and
     set-up) gives what asking every control hex gives, and some updates do change a
     hex's control (the playouts test something)."""
+    import engines.panzer48.movement as movement
     import engines.panzer48.steps.setup as setup_steps
-    import engines.panzer48.victory as victory
 
     calls = {"near": 0, "changed": 0}
 
@@ -45,7 +45,8 @@ def test_10_control_asked_near_the_moved_units_is_control_asked_everywhere(
         calls["changed"] += s.pos.control != before
         return facts
 
-    monkeypatch.setattr(victory, "update_control", checked)
+    # where the rules call it: a move's (movement.after_move) and the set-up's
+    monkeypatch.setattr(movement, "update_control", checked)
     monkeypatch.setattr(setup_steps, "update_control", checked)
     game = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
     for _ in decisions(game, Chooser(f"panzer48/control-kept/{scenario}/{seed}"), 1500):

@@ -167,6 +167,36 @@ def test_a_replayed_step_lists_no_moving_stack_s_options(
     assert s.digest() == before
 
 
+def test_a_step_the_settling_listed_is_taken_as_listed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """4: a step to one of the hexes the settling listed after the stack's last step
+    is taken as listed, its test not made again, and moves the stack there (issue 35);
+    a step it did not list is tested, and an illegal one refused in 4's words."""
+    from pbem.setup import setup
+
+    s = setup(ENGINE, "chir", 'only = true\nphase = "turns"\nphasing = "german"\n'
+              'step = "movement"\nreleased = true\n'
+              'at = { "110PG/I" = "1021", "110PG/II" = "1021", "349R" = "1124" }')
+    assert isinstance(s, P48State)
+    s.apply("move 1021")
+    listed = s.options_listed(s.steps["moving"], s.frame().args)
+    assert len(listed) == 2 and list(listed) == s.clone().legal_actions()[:2]
+    tested: list[Act] = []
+    test = Moving._listed
+
+    def counted(self: Moving, st: P48State, a: Act) -> bool:
+        tested.append(a)
+        return test(self, st, a)
+
+    monkeypatch.setattr(Moving, "_listed", counted)
+    s.apply(listed[1])
+    assert not tested and s.pos.units["110PG/I"].hex == act(listed[1]).text("hex")
+    before = s.digest()
+    with pytest.raises(IllegalAction, match="cannot move to 9999"):
+        s.apply("to 9999")
+    assert tested == [TO("9999")] and s.digest() == before
+
+
 def phase_near_misses(s: P48State) -> list[Act]:
     """What a file could hold at the Movement Phase's choice: a move of every unit (on
     the map or not, either side's), a stack's move from every occupied hex and from

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         reachable,
         step_group,
     )
+    from engines.panzer48.reinforcements import areas_to_reveal, reveal
     from engines.panzer48.stacking import fits
     from engines.panzer48.zoc import zoc
 else:
@@ -57,16 +58,25 @@ else:
     step_group = bound_when_called(globals(), "movement", "step_group")
     fits = bound_when_called(globals(), "stacking", "fits")
     zoc = bound_when_called(globals(), "zoc", "zoc")
+    # 9.1's plan: the areas to reveal and their reveal, where a movement is listed or made
+    areas_to_reveal = bound_when_called(globals(), "reinforcements", "areas_to_reveal")
+    reveal = bound_when_called(globals(), "reinforcements", "reveal")
 
 
 def _to_reveal(s: P48State) -> list[str]:
     """The formations whose area 9.1 reveals before anything moves; the reinforcements'
-    rules imported here,
-    when a movement is listed or made, not by every command with a move on its stack (a
-    hasty attack's listing, 3.2, runs none of them: issue 35)."""
-    from engines.panzer48.reinforcements import areas_to_reveal
-
+    rules bound (:data:`areas_to_reveal`) when a movement is first listed or made, not
+    imported by every command with a move on its stack (a hasty attack's listing, 3.2,
+    runs none of them: issue 35)."""
     return areas_to_reveal(s)
+
+
+def _to(h: str) -> Act:
+    """4: the step into ``h``, a hex of the map's own neighbours: made as the grammar
+    makes it, its value not checked against the hex type nor its text written until
+    asked (most steps listed are never taken: 175 checks and writings of the first-day
+    audit were some 5 M instructions, issue 35)."""
+    return TO.unchecked(((h,),))[0]
 
 
 class Movement(Choice[P48State]):
@@ -175,9 +185,6 @@ class Movement(Choice[P48State]):
         return f"{action.notation()!r} is not a movement action"
 
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
-        # 9.1's reveal imported where made (as _to_reveal's question): issue 35
-        from engines.panzer48.reinforcements import reveal
-
         a = act(action)
         pos = s.pos
         if a.kind in ("reveal", "open"):
@@ -247,15 +254,20 @@ class Moving(Choice[P48State]):
         checks each of its steps, issue 35): a step to one hex (4 / 5 / 6), a pick-up
         or drop of one unit (4 / 6), a hasty attack on one hex (3.2 / 6), the exit (10)
         or the stop (6), each by the same test the listing makes of it; anything else,
-        and whatever this refuses, goes to the listing and its refusal."""
-        if isinstance(action, Act) and self._listed(s, action):
+        and whatever this refuses, goes to the listing and its refusal.  One of the
+        options the move's settling has just listed (:meth:`auto_option`) is taken as
+        listed, without its test made again (a third of a replay's steps, issue 35)."""
+        if isinstance(action, Act) and (action in s.options_listed(self, args)
+                                        or self._listed(s, action)):
             return
         super().check(s, args, action)
 
     def _listed(self, s: P48State, a: Act) -> bool:
         pos = s.pos
-        if any(pos.units[u].failed for u in pos.moving):
-            return a == STOP
+        units = pos.units
+        for u in pos.moving:  # a loop, as the listing's
+            if units[u].failed:
+                return a == STOP
         if a.form is TO:
             return may_step_to(s, a.text("hex"))
         facts = s.facts()
@@ -272,12 +284,14 @@ class Moving(Choice[P48State]):
 
     def _listing(self, s: P48State) -> Iterator[Action]:
         pos, side = s.pos, s.pos.phasing
-        if any(pos.units[u].failed for u in pos.moving):
-            yield STOP  # 5: the roll failed, nobody moves
-            return
-        h = moving_hex(s)
+        units = pos.units
+        for u in pos.moving:  # a loop, not any() of a generator: after every step
+            if units[u].failed:
+                yield STOP  # 5: the roll failed, nobody moves
+                return
+        h = units[pos.moving[0]].hex  # moving_hex
         facts = s.facts()  # listing moves no unit: one placement throughout
-        yield from map(TO, reachable(s, facts=facts))
+        yield from map(_to, reachable(s, facts=facts))
         yield from (PICKUP(u) for u in facts.at(h, side) if self._may_pick_up(s, u, h, facts))
         yield from map(DROP, self._droppable(s, h, facts))
         yield from map(HASTY, self._hasty_targets(s, h, facts))
@@ -354,7 +368,7 @@ class Moving(Choice[P48State]):
     def apply(self, s: P48State, args: NoArgs, action: Action, flow: Flow) -> list[Event]:
         a = act(action)
         pos, side = s.pos, s.pos.phasing
-        h = moving_hex(s)
+        h = pos.units[pos.moving[0]].hex  # moving_hex, read in place: every step comes here
         if a.kind == "to":
             n = a.text("hex")
             # 5: leaving an enemy-controlled hex vacant, at the move's first step (who
