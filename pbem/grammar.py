@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine import Action
@@ -190,28 +190,72 @@ _FAST: dict[str, Callable[[str], bool]] = {
 # -- templates ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Lit:
+class _Frozen:
+    """A part of a template, made, compared, hashed, shown and refused a change as a
+    frozen dataclass of its ``__slots__`` is, without making one: every turn command
+    declares an engine's grammar, and each dataclass made was about 0.2 M instructions of
+    it (issue 35)."""
+
+    __slots__: tuple[str, ...] = ()
+
+    def __init__(self, *values: Any) -> None:
+        for name, value in zip(self.__slots__, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.__slots__])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            assert isinstance(other, _Frozen)
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__slots__])
+        return f"{self.__class__.__qualname__}({shown})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class _Lit(_Frozen):
     """A literal word of a form's template."""
 
+    __slots__ = ("word",)
     word: str
 
+    def __init__(self, word: str) -> None:
+        object.__setattr__(self, "word", word)
 
-@dataclass(frozen=True)
-class _Slot:
+
+class _Slot(_Frozen):
     """A typed argument of a form's template (``{name:type}``; ``many``: a list of them)."""
 
+    __slots__ = ("name", "type", "many")  # noqa: RUF023 (the fields in their order)
     name: str
     type: Type
     many: bool
 
+    def __init__(self, name: str, type: Type, many: bool) -> None:
+        super().__init__(name, type, many)
 
-@dataclass(frozen=True)
-class _Opt:
+
+class _Opt(_Frozen):
     """An optional group: a flag named by its words when it has no slot."""
 
+    __slots__ = ("name", "parts")
     name: str
     parts: tuple[_Lit | _Slot, ...]
+
+    def __init__(self, name: str, parts: tuple[_Lit | _Slot, ...]) -> None:
+        super().__init__(name, parts)
 
 
 _Part = _Lit | _Slot | _Opt
@@ -594,19 +638,22 @@ class Form:
         return f"Form({self.name!r}, {self.template!r})"
 
 
-@dataclass
 class _Miss:
-    """The furthest a text got into a form before it failed: for the refusal."""
+    """The furthest a text got into a form before it failed: for the refusal (a plain
+    class: made a dataclass at every import, it was about 0.2 M instructions of each
+    turn command, issue 35)."""
 
-    at: int = -1
-    why: str = ""
-    #: the literal words forms wanted at ``at``: "end turn" is refused naming both
-    #: "movement" and "combat"
-    words: list[str] = field(default_factory=list)
+    __slots__ = ("at", "miscounted", "why", "words")
 
-    #: the furthest failure is a word too many or too few: no one word's spelling is
-    #: wrong, so no "did you mean" a word (pbem.play.suggest)
-    miscounted: bool = False
+    def __init__(self) -> None:
+        self.at = -1
+        self.why = ""
+        #: the literal words forms wanted at ``at``: "end turn" is refused naming both
+        #: "movement" and "combat"
+        self.words: list[str] = []
+        #: the furthest failure is a word too many or too few: no one word's spelling
+        #: is wrong, so no "did you mean" a word (pbem.play.suggest)
+        self.miscounted = False
 
     def fail(self, at: int, why: str, *, miscounted: bool = False) -> None:
         if at >= self.at:
