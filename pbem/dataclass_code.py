@@ -214,6 +214,7 @@ _METHODS = frozenset(("__init__", "__repr__", "__eq__", "__lt__", "__le__", "__g
                       "__ge__", "__setattr__", "__delattr__", "__hash__"))
 _FROZEN = ("__setattr__", "__delattr__")
 _FROZEN_CELLS = frozenset(("cls", "FrozenInstanceError"))
+_FROZEN_FREES = ("FrozenInstanceError", "cls")
 #: _methods' answers, by the decorator's arguments and whether a __hash__ is added
 _made_methods: dict[tuple[tuple[bool, ...], bool],
                     tuple[tuple[str, ...], tuple[frozenset[str], ...]]] = {}
@@ -346,7 +347,7 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
     takes on, its fields found as dataclasses finds them, with every check dataclasses
     makes before it changes the class; None for a class left to dataclasses.  Changes
     nothing."""
-    if set(map(type, params)) != _BOOL:
+    if tuple(map(type, params)) != _BOOLS:
         return None
     (_, _, eq, order, unsafe_hash, frozen, _, kw_only, slots, weakref_slot) = params
     module = cls.__module__
@@ -558,7 +559,9 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
         names, codes = record
         if names != expected or len(codes) != len(names):
             return None
-        for code, name, allowed in zip(codes[init:], names[init:], cells, strict=True):
+        # zip's strict keyword is parsed at each call: the lengths are equal here (the
+        # names are the expected ones, and there is a code a name and cells a method)
+        for code, name, allowed in zip(codes[init:], names[init:], cells):  # noqa: B905
             if (type(code) is not CodeType or code.co_name != name
                     or not allowed.issuperset(code.co_freevars)):
                 return None
@@ -583,14 +586,17 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
     cls.__dataclass_fields__ = fields
     own = cls.__dict__
     qualname = cls.__qualname__
-    for name, code in zip(names, codes, strict=True):
+    for name, code in zip(names, codes):  # noqa: B905 (their lengths checked above)
         if name == "__init__":
             fn = made_init_fn
         elif name in _FROZEN:
             # the cells in the order the code names them, as its __create_fn__ makes them
-            fn = FunctionType(code, ns, None, None, tuple(
-                CellType(cls if free == "cls" else dc.FrozenInstanceError)
-                for free in code.co_freevars) or None)
+            # (the order dataclasses' code has, without a generator's frame)
+            frees = code.co_freevars
+            fn = FunctionType(code, ns, None, None, (
+                CellType(dc.FrozenInstanceError), CellType(cls)) if frees == _FROZEN_FREES
+                else tuple(CellType(cls if free == "cls" else dc.FrozenInstanceError)
+                           for free in frees) or None)
         else:
             fn = FunctionType(code, ns)
             if name == "__repr__":
@@ -715,7 +721,7 @@ def _wrapper_code() -> CodeType | None:
     return None
 
 
-_BOOL = {bool}
+_BOOLS = (bool,) * 10  # the decorator's ten arguments (Python 3.11)
 #: types whose instances are neither a Field nor a slot's descriptor (isinstance of them
 #: is False: none can claim another __class__), and whose instances hash: a default of
 #: one is taken as it is, without isinstance's slower look at __class__
