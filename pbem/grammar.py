@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import FrozenInstanceError, dataclass
+from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine import Action
@@ -42,8 +42,43 @@ from pbem.errors import ActionSyntaxError
 Value = str | int | bool | tuple[str, ...] | None
 
 
-@dataclass(frozen=True)
-class Type:
+class _Frozen:
+    """Made, compared, hashed, shown and refused a change as a frozen dataclass of its
+    fields (``__match_args__``, in order) is, without making one: every turn command
+    declares an engine's grammar, and each dataclass made was about 0.2 M instructions of
+    it (issue 35)."""
+
+    __slots__ = ()
+    __match_args__: tuple[str, ...] = ()
+
+    def __init__(self, *values: Any) -> None:
+        for name, value in zip(self.__match_args__, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.__match_args__])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            assert isinstance(other, _Frozen)
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__match_args__])
+        return f"{self.__class__.__qualname__}({shown})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class Type(_Frozen):
     """What one word of an action may be.
 
     ``kind`` says what the word names, for the tools that pick actions by the things they
@@ -51,11 +86,20 @@ class Type:
     ``"int"`` (the value is an ``int``) or ``"word"`` (anything else: a value from a fixed
     set, a fraction kept as its text)."""
 
+    __match_args__ = ("kind", "pattern", "what", "joined")
     kind: str
     pattern: str
     #: what the word should be, for a refusal: "a hex (four digits)"
     what: str
-    joined: str = ""
+    joined: str
+
+    def __init__(self, kind: str, pattern: str, what: str, joined: str = "") -> None:
+        put = object.__setattr__
+        put(self, "kind", kind)
+        put(self, "pattern", pattern)
+        put(self, "what", what)
+        put(self, "joined", joined)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.kind not in ("unit", "hex", "int", "word"):
@@ -190,45 +234,10 @@ _FAST: dict[str, Callable[[str], bool]] = {
 # -- templates ---------------------------------------------------------------------------
 
 
-class _Frozen:
-    """A part of a template, made, compared, hashed, shown and refused a change as a
-    frozen dataclass of its ``__slots__`` is, without making one: every turn command
-    declares an engine's grammar, and each dataclass made was about 0.2 M instructions of
-    it (issue 35)."""
-
-    __slots__: tuple[str, ...] = ()
-
-    def __init__(self, *values: Any) -> None:
-        for name, value in zip(self.__slots__, values, strict=True):
-            object.__setattr__(self, name, value)
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self.__slots__])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            assert isinstance(other, _Frozen)
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__slots__])
-        return f"{self.__class__.__qualname__}({shown})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
 class _Lit(_Frozen):
     """A literal word of a form's template."""
 
-    __slots__ = ("word",)
+    __match_args__ = ("word",)
     word: str
 
     def __init__(self, word: str) -> None:
@@ -238,7 +247,7 @@ class _Lit(_Frozen):
 class _Slot(_Frozen):
     """A typed argument of a form's template (``{name:type}``; ``many``: a list of them)."""
 
-    __slots__ = ("name", "type", "many")  # noqa: RUF023 (the fields in their order)
+    __match_args__ = ("name", "type", "many")
     name: str
     type: Type
     many: bool
@@ -250,7 +259,7 @@ class _Slot(_Frozen):
 class _Opt(_Frozen):
     """An optional group: a flag named by its words when it has no slot."""
 
-    __slots__ = ("name", "parts")
+    __match_args__ = ("name", "parts")
     name: str
     parts: tuple[_Lit | _Slot, ...]
 
