@@ -31,9 +31,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any
 
+from pbem.dataclass_code import Frozen
 from pbem.engine import Action
 from pbem.errors import ActionSyntaxError
 
@@ -42,43 +42,7 @@ from pbem.errors import ActionSyntaxError
 Value = str | int | bool | tuple[str, ...] | None
 
 
-class _Frozen:
-    """Made, compared, hashed, shown and refused a change as a frozen dataclass of its
-    fields (``__match_args__``, in order) is, without making one: every turn command
-    declares an engine's grammar, and each dataclass made was about 0.2 M instructions of
-    it (issue 35)."""
-
-    __slots__ = ()
-    __match_args__: tuple[str, ...] = ()
-
-    def __init__(self, *values: Any) -> None:
-        for name, value in zip(self.__match_args__, values, strict=True):
-            object.__setattr__(self, name, value)
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self.__match_args__])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            assert isinstance(other, _Frozen)
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__match_args__])
-        return f"{self.__class__.__qualname__}({shown})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
-class Type(_Frozen):
+class Type(Frozen):
     """What one word of an action may be.
 
     ``kind`` says what the word names, for the tools that pick actions by the things they
@@ -234,7 +198,7 @@ _FAST: dict[str, Callable[[str], bool]] = {
 # -- templates ---------------------------------------------------------------------------
 
 
-class _Lit(_Frozen):
+class _Lit(Frozen):
     """A literal word of a form's template."""
 
     __match_args__ = ("word",)
@@ -244,7 +208,7 @@ class _Lit(_Frozen):
         object.__setattr__(self, "word", word)
 
 
-class _Slot(_Frozen):
+class _Slot(Frozen):
     """A typed argument of a form's template (``{name:type}``; ``many``: a list of them)."""
 
     __match_args__ = ("name", "type", "many")
@@ -256,7 +220,7 @@ class _Slot(_Frozen):
         super().__init__(name, type, many)
 
 
-class _Opt(_Frozen):
+class _Opt(Frozen):
     """An optional group: a flag named by its words when it has no slot."""
 
     __match_args__ = ("name", "parts")
