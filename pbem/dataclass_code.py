@@ -193,44 +193,6 @@ class KeptMatches:
         return getattr(self.pattern, name)
 
 
-class Frozen:
-    """A frozen dataclass's instances, without making one: made from its fields' values
-    (the fields named in ``__match_args__``, in order), equal and hashed by them, shown
-    by them and refusing a change (FrozenInstanceError).  Even from its kept record a
-    dataclass is about 0.2 M instructions to make at every start (issue 35); this is for
-    a class nothing asks dataclasses about (``fields``, ``replace``): pbem's grammar
-    parts, an engine's data records."""
-
-    __slots__ = ()
-    __match_args__: tuple[str, ...] = ()
-
-    def __init__(self, *values: Any) -> None:
-        for name, value in zip(self.__match_args__, values, strict=True):
-            object.__setattr__(self, name, value)
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self.__match_args__])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            assert isinstance(other, Frozen)
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__match_args__])
-        return f"{self.__class__.__qualname__}({shown})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
-
-
 #: by thread: the module codes ``_exec`` ran while dataclasses made a class whose record
 #: was not kept (:func:`_process_class`), in order (another thread's import may make
 #: a class of its own meanwhile)

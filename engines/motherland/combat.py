@@ -20,10 +20,9 @@ from engines.motherland.data import ALLIED_NATIONS, CHIT_TYPES, CORPS_TYPES
 from engines.motherland.notation import ATTACK, LOSE, TAKE, of_kind
 from engines.motherland.position import Combat
 from engines.motherland.terrain import soviet_infantry, turn1_frozen
-from pbem.dataclass_code import Frozen
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
-from pbem.grammar import Act
+from pbem.grammar import Act, Frozen
 from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:

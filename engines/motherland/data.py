@@ -19,9 +19,9 @@ from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet, load_scenario_path, parse_doc, parse_map
 from engines.hexkit.shared import Shared
 from engines.motherland.const import BLOCKING_SIDES
-from pbem.dataclass_code import Frozen
 from pbem.engine import package_files
 from pbem.errors import ScenarioError
+from pbem.grammar import Frozen
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable  # a type only (issue 19)
@@ -48,7 +48,7 @@ SOVIET_ARMY_TYPES = frozenset({"combined_arms", "guards", "shock", "tank", "mech
 ALLIED_NATIONS = frozenset({"romanian", "hungarian", "italian", "finnish"})
 
 
-# the data records are frozen records (pbem.dataclass_code.Frozen), not dataclasses:
+# the data records are frozen records (pbem.grammar.Frozen), not dataclasses:
 # every command's load makes them, and made as dataclasses the five classes were about
 # 1 M instructions of each (issue 35)
 
