@@ -38,6 +38,7 @@ import os
 import re
 import sys
 from _thread import get_ident
+from collections.abc import Sequence
 from types import (
     CellType,
     CodeType,
@@ -213,6 +214,7 @@ _METHODS = frozenset(("__init__", "__repr__", "__eq__", "__lt__", "__le__", "__g
                       "__ge__", "__setattr__", "__delattr__", "__hash__"))
 _FROZEN = ("__setattr__", "__delattr__")
 _FROZEN_CELLS = frozenset(("cls", "FrozenInstanceError"))
+_FROZEN_FREES = ("FrozenInstanceError", "cls")
 #: _methods' answers, by the decorator's arguments and whether a __hash__ is added
 _made_methods: dict[tuple[tuple[bool, ...], bool],
                     tuple[tuple[str, ...], tuple[frozenset[str], ...]]] = {}
@@ -345,7 +347,7 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
     takes on, its fields found as dataclasses finds them, with every check dataclasses
     makes before it changes the class; None for a class left to dataclasses.  Changes
     nothing."""
-    if set(map(type, params)) != _BOOL:
+    if tuple(map(type, params)) != _BOOLS:
         return None
     (_, _, eq, order, unsafe_hash, frozen, _, kw_only, slots, weakref_slot) = params
     module = cls.__module__
@@ -368,8 +370,14 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
     fields: dict[str, Any] = {}  # the bases' Field objects, then this class's places
     shape: dict[str, tuple[Any, ...]] = {}
     any_frozen_base = has_dataclass_bases = False
-    # every class's last base is object, which has no __dataclass_fields__
-    for base in cls.__mro__[-2:0:-1]:
+    # the dicts getattr looks in (:func:`_found`): none but the built-ins' for a class of
+    # type's with no base but object (most), found without a call
+    bases = cls.__mro__[-2:0:-1]
+    dicts = _lookup_dicts(cls) if bases or type(cls) is not type else ()
+    # every class's last base is object, which has no __dataclass_fields__; a base's
+    # lookup is in dicts among the class's (its classes and metaclass's are), so a name
+    # in none of them is no base's
+    for base in bases if bases and _found(cls, dicts, "__dataclass_fields__") else ():
         base_fields = getattr(base, "__dataclass_fields__", None)
         if base_fields is not None:
             has_dataclass_bases = True
@@ -418,7 +426,10 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
                 continue
         else:
             kind = 0
-        default = getattr(cls, name, MISSING)
+        # _found written out (a call a field is as dear as the AttributeError it saves)
+        default = getattr(cls, name, MISSING) if (
+            name in own or dicts is None or name in _BUILTIN_NAMES
+            or (dicts and _found(cls, dicts, name))) else MISSING
         if type(default) not in _PLAIN:
             if isinstance(default, Field):
                 value, factory, kw = (default.default, default.default_factory,
@@ -494,10 +505,9 @@ def _shape(cls: Any, params: tuple[Any, ...]) -> Any:
             or (weakref_slot and not slots) or (slots and "__slots__" in own)
             or "__post_init__" in fields):
         return None
-    # hasattr, without its AttributeError where the answer is plain: a class of type's
-    # with no base but object has the attribute if its own body does
     has_post_init = "__post_init__" in own or (
-        (type(cls) is not type or len(cls.__mro__) != 2) and hasattr(cls, "__post_init__"))
+        (dicts or dicts is None) and _found(cls, dicts, "__post_init__")
+        and hasattr(cls, "__post_init__"))
     key = (params, has_explicit_hash, has_post_init, *shape.values())
     return module, cached, key, (ns, fields, (
         std_types, kw_types, std_defaults, kw_defaults) if alone else None, specs,
@@ -549,7 +559,9 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
         names, codes = record
         if names != expected or len(codes) != len(names):
             return None
-        for code, name, allowed in zip(codes[init:], names[init:], cells, strict=True):
+        # zip's strict keyword is parsed at each call: the lengths are equal here (the
+        # names are the expected ones, and there is a code a name and cells a method)
+        for code, name, allowed in zip(codes[init:], names[init:], cells):  # noqa: B905
             if (type(code) is not CodeType or code.co_name != name
                     or not allowed.issuperset(code.co_freevars)):
                 return None
@@ -574,14 +586,17 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
     cls.__dataclass_fields__ = fields
     own = cls.__dict__
     qualname = cls.__qualname__
-    for name, code in zip(names, codes, strict=True):
+    for name, code in zip(names, codes):  # noqa: B905 (their lengths checked above)
         if name == "__init__":
             fn = made_init_fn
         elif name in _FROZEN:
             # the cells in the order the code names them, as its __create_fn__ makes them
-            fn = FunctionType(code, ns, None, None, tuple(
-                CellType(cls if free == "cls" else dc.FrozenInstanceError)
-                for free in code.co_freevars) or None)
+            # (the order dataclasses' code has, without a generator's frame)
+            frees = code.co_freevars
+            fn = FunctionType(code, ns, None, None, (
+                CellType(dc.FrozenInstanceError), CellType(cls)) if frees == _FROZEN_FREES
+                else tuple(CellType(cls if free == "cls" else dc.FrozenInstanceError)
+                           for free in frees) or None)
         else:
             fn = FunctionType(code, ns)
             if name == "__repr__":
@@ -606,8 +621,39 @@ def _apply(cls: Any, params: tuple[Any, ...], found: tuple[Any, ...],
         setattr(cls, "__match_args__", tuple(std_types))  # noqa: B010 (mypy: read-only)
     if slots:
         cls = dc._add_slots(cls, frozen, weakref_slot)
-    abc.update_abstractmethods(cls)
+    # its first step, hasattr(cls, "__abstractmethods__"), is False for a class of type's
+    # (the attribute is type's, read from the class's own dict), and missing costs an
+    # AttributeError made and dropped; ABCMeta gives every class of its one
+    if type(cls) is not type or "__abstractmethods__" in cls.__dict__:
+        abc.update_abstractmethods(cls)
     return cls
+
+
+def _lookup_dicts(cls: type) -> Sequence[Any] | None:
+    """The dicts other than the class's own and the built-in ``type``'s and ``object``'s
+    (:data:`_BUILTIN_NAMES`) where ``getattr(cls, name)`` finds a name: its bases' and
+    its metaclass's classes' but those two, for a metaclass that looks names up as type does
+    (no ``__getattribute__`` or ``__getattr__`` of its own); None for any other."""
+    meta: Any = type(cls)
+    metas = [] if meta is type else [
+        k.__dict__ for k in meta.__mro__ if k is not type and k is not object]
+    for d in metas:
+        if "__getattribute__" in d or "__getattr__" in d:
+            return None
+    return [k.__dict__ for k in cls.__mro__[1:-1]] + metas
+
+
+def _found(cls: type, dicts: Sequence[Any] | None, name: str) -> bool:
+    """Whether ``getattr(cls, name)`` may find ``name``, ``dicts`` as
+    :func:`_lookup_dicts` gave them: a name in none of the dicts is missing, known
+    without the AttributeError getattr makes and drops (2.4 K instructions: most fields
+    have no default)."""
+    if dicts is None or name in cls.__dict__ or name in _BUILTIN_NAMES:
+        return True
+    for d in dicts:  # noqa: SIM110 (any() of a generator: a frame more a field)
+        if name in d:
+            return True
+    return False
 
 
 def _init(code: Any, ns: dict[str, Any], fields: dict[str, Any],
@@ -675,7 +721,7 @@ def _wrapper_code() -> CodeType | None:
     return None
 
 
-_BOOL = {bool}
+_BOOLS = (bool,) * 10  # the decorator's ten arguments (Python 3.11)
 #: types whose instances are neither a Field nor a slot's descriptor (isinstance of them
 #: is False: none can claim another __class__), and whose instances hash: a default of
 #: one is taken as it is, without isinstance's slower look at __class__
@@ -685,6 +731,9 @@ _PLAIN = frozenset((str, int, bool, float, complex, bytes, tuple, frozenset, typ
 _NOT_FIELD = _PLAIN | {dict, FunctionType, staticmethod, classmethod, property,
                        GetSetDescriptorType}
 _wrapper: CodeType | None = None
+#: the names of the built-in type and object, whose dicts never change: where a class
+#: of type's with no other base finds a name its own dict lacks
+_BUILTIN_NAMES = frozenset(vars(type)) | frozenset(vars(object))
 
 
 def install() -> None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine import Action
@@ -42,8 +42,46 @@ from pbem.errors import ActionSyntaxError
 Value = str | int | bool | tuple[str, ...] | None
 
 
-@dataclass(frozen=True)
-class Type:
+class Frozen:
+    """A frozen dataclass's instances, without making one: made from its fields' values
+    (the fields named in ``__match_args__``, in order), equal and hashed by them, shown
+    by them and refusing a change (FrozenInstanceError).  Even from its kept record a
+    dataclass is about 0.2 M instructions to make at every start (issue 35); this is for
+    a class nothing asks dataclasses about (``fields``, ``replace``): the grammar's types
+    and parts, an engine's data records.  Kept here, in a module every turn command's
+    engine loads, not in one every pbem command loads (``--help``, ``status``)."""
+
+    __slots__ = ()
+    __match_args__: tuple[str, ...] = ()
+
+    def __init__(self, *values: Any) -> None:
+        for name, value in zip(self.__match_args__, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.__match_args__])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            assert isinstance(other, Frozen)
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__match_args__])
+        return f"{self.__class__.__qualname__}({shown})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class Type(Frozen):
     """What one word of an action may be.
 
     ``kind`` says what the word names, for the tools that pick actions by the things they
@@ -51,11 +89,20 @@ class Type:
     ``"int"`` (the value is an ``int``) or ``"word"`` (anything else: a value from a fixed
     set, a fraction kept as its text)."""
 
+    __match_args__ = ("kind", "pattern", "what", "joined")
     kind: str
     pattern: str
     #: what the word should be, for a refusal: "a hex (four digits)"
     what: str
-    joined: str = ""
+    joined: str
+
+    def __init__(self, kind: str, pattern: str, what: str, joined: str = "") -> None:
+        put = object.__setattr__
+        put(self, "kind", kind)
+        put(self, "pattern", pattern)
+        put(self, "what", what)
+        put(self, "joined", joined)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         if self.kind not in ("unit", "hex", "int", "word"):
@@ -190,28 +237,37 @@ _FAST: dict[str, Callable[[str], bool]] = {
 # -- templates ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Lit:
+class _Lit(Frozen):
     """A literal word of a form's template."""
 
+    __match_args__ = ("word",)
     word: str
 
+    def __init__(self, word: str) -> None:
+        object.__setattr__(self, "word", word)
 
-@dataclass(frozen=True)
-class _Slot:
+
+class _Slot(Frozen):
     """A typed argument of a form's template (``{name:type}``; ``many``: a list of them)."""
 
+    __match_args__ = ("name", "type", "many")
     name: str
     type: Type
     many: bool
 
+    def __init__(self, name: str, type: Type, many: bool) -> None:
+        super().__init__(name, type, many)
 
-@dataclass(frozen=True)
-class _Opt:
+
+class _Opt(Frozen):
     """An optional group: a flag named by its words when it has no slot."""
 
+    __match_args__ = ("name", "parts")
     name: str
     parts: tuple[_Lit | _Slot, ...]
+
+    def __init__(self, name: str, parts: tuple[_Lit | _Slot, ...]) -> None:
+        super().__init__(name, parts)
 
 
 _Part = _Lit | _Slot | _Opt
@@ -594,19 +650,22 @@ class Form:
         return f"Form({self.name!r}, {self.template!r})"
 
 
-@dataclass
 class _Miss:
-    """The furthest a text got into a form before it failed: for the refusal."""
+    """The furthest a text got into a form before it failed: for the refusal (a plain
+    class: made a dataclass at every import, it was about 0.2 M instructions of each
+    turn command, issue 35)."""
 
-    at: int = -1
-    why: str = ""
-    #: the literal words forms wanted at ``at``: "end turn" is refused naming both
-    #: "movement" and "combat"
-    words: list[str] = field(default_factory=list)
+    __slots__ = ("at", "miscounted", "why", "words")
 
-    #: the furthest failure is a word too many or too few: no one word's spelling is
-    #: wrong, so no "did you mean" a word (pbem.play.suggest)
-    miscounted: bool = False
+    def __init__(self) -> None:
+        self.at = -1
+        self.why = ""
+        #: the literal words forms wanted at ``at``: "end turn" is refused naming both
+        #: "movement" and "combat"
+        self.words: list[str] = []
+        #: the furthest failure is a word too many or too few: no one word's spelling
+        #: is wrong, so no "did you mean" a word (pbem.play.suggest)
+        self.miscounted = False
 
     def fail(self, at: int, why: str, *, miscounted: bool = False) -> None:
         if at >= self.at:

@@ -22,7 +22,7 @@ from engines.motherland.position import Combat
 from engines.motherland.terrain import soviet_infantry, turn1_frozen
 from pbem.engine import Action, Event
 from pbem.errors import IllegalAction
-from pbem.grammar import Act
+from pbem.grammar import Act, Frozen
 from pbem.steps import Flow, Frame, Refusal
 
 if TYPE_CHECKING:
@@ -85,17 +85,25 @@ class LoseArgs:
 # every turn command loads (a retreat's act made its class for nothing: issue 35)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """One CRT cell decoded: per side mandatory steps, numeric result, elimination."""
+class Outcome(Frozen):
+    """One CRT cell decoded: per side mandatory steps, numeric result, elimination (a
+    frozen record, not a dataclass: made at every command that loads the module)."""
 
+    __match_args__ = ("code", "att_mandatory", "def_mandatory", "att_n", "def_n",
+                      "att_elim", "def_elim")
     code: str
-    att_mandatory: int = 0
-    def_mandatory: int = 0
-    att_n: int = 0
-    def_n: int = 0
-    att_elim: bool = False
-    def_elim: bool = False
+    att_mandatory: int
+    def_mandatory: int
+    att_n: int
+    def_n: int
+    att_elim: bool
+    def_elim: bool
+
+    def __init__(self, code: str, att_mandatory: int = 0, def_mandatory: int = 0,
+                 att_n: int = 0, def_n: int = 0, att_elim: bool = False,
+                 def_elim: bool = False) -> None:
+        super().__init__(code, att_mandatory, def_mandatory, att_n, def_n, att_elim,
+                         def_elim)
 
 
 def decode(code: str) -> Outcome:

@@ -21,6 +21,7 @@ from engines.hexkit.shared import Shared
 from engines.motherland.const import BLOCKING_SIDES
 from pbem.engine import package_files
 from pbem.errors import ScenarioError
+from pbem.grammar import Frozen
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable  # a type only (issue 19)
@@ -47,20 +48,30 @@ SOVIET_ARMY_TYPES = frozenset({"combined_arms", "guards", "shock", "tank", "mech
 ALLIED_NATIONS = frozenset({"romanian", "hungarian", "italian", "finnish"})
 
 
-@dataclass(frozen=True)
-class Counter:
+# the data records are frozen records (pbem.grammar.Frozen), not dataclasses:
+# every command's load makes them, and made as dataclasses the five classes were about
+# 1 M instructions of each (issue 35)
+
+
+class Counter(Frozen):
     """A unit counter: side, nation, type and its factors by remaining step (a chit
     unit's come from its strength chit)."""
 
+    __match_args__ = ("id", "side", "name", "type", "nation", "letter", "asset", "factors")
     id: str
     side: str
     name: str
     type: str
-    nation: str = "soviet"
-    letter: str = ""
-    asset: str = ""
+    nation: str
+    letter: str
+    asset: str
     #: [attack, defense, movement] by remaining steps, highest step first
-    factors: tuple[tuple[int, int, int], ...] = ()
+    factors: tuple[tuple[int, int, int], ...]
+
+    def __init__(self, id: str, side: str, name: str, type: str, nation: str = "soviet",
+                 letter: str = "", asset: str = "",
+                 factors: tuple[tuple[int, int, int], ...] = ()) -> None:
+        super().__init__(id, side, name, type, nation, letter, asset, factors)
 
     @property
     def max_steps(self) -> int:
@@ -82,46 +93,61 @@ class Counter:
         return self.type not in NO_ZOC_TYPES
 
 
-@dataclass(frozen=True)
-class Chit:
+class Chit(Frozen):
     """A Soviet strength chit: its letter, its front and back factors and the setup
     number the chits file gives it."""
 
+    __match_args__ = ("id", "letter", "front", "back", "setup")
     id: str
     letter: str
     front: tuple[int, int]
     back: tuple[int, int]
     setup: int
 
+    def __init__(self, id: str, letter: str, front: tuple[int, int], back: tuple[int, int],
+                 setup: int) -> None:
+        super().__init__(id, letter, front, back, setup)
+
     @property
     def starred(self) -> bool:
         return self.id.endswith("*")
 
 
-@dataclass(frozen=True)
-class TurnInfo:
+class TurnInfo(Frozen):
     """One turn of the Turn Record Track: date, weather, replacements, production and
     what arrives or is withdrawn."""
 
+    __match_args__ = ("turn", "date", "weather", "first_winter", "replacements",
+                      "production", "air_withdrawal", "soviet", "axis", "chits", "general",
+                      "partisan")
     turn: int
     date: str
     weather: str
-    first_winter: bool = False
-    replacements: tuple[int, int] = (0, 0)
-    production: bool = False
-    air_withdrawal: bool = False
-    soviet: tuple[str, ...] = ()
-    axis: tuple[str, ...] = ()
-    chits: tuple[str, ...] = ()
-    general: str = ""
-    partisan: str = ""
+    first_winter: bool
+    replacements: tuple[int, int]
+    production: bool
+    air_withdrawal: bool
+    soviet: tuple[str, ...]
+    axis: tuple[str, ...]
+    chits: tuple[str, ...]
+    general: str
+    partisan: str
+
+    def __init__(self, turn: int, date: str, weather: str, first_winter: bool = False,
+                 replacements: tuple[int, int] = (0, 0), production: bool = False,
+                 air_withdrawal: bool = False, soviet: tuple[str, ...] = (),
+                 axis: tuple[str, ...] = (), chits: tuple[str, ...] = (),
+                 general: str = "", partisan: str = "") -> None:
+        super().__init__(turn, date, weather, first_winter, replacements, production,
+                         air_withdrawal, soviet, axis, chits, general, partisan)
 
 
-@dataclass(frozen=True)
-class ScenarioData:
+class ScenarioData(Frozen):
     """A scenario: its turns, special rules, victory conditions, setup and the
     control and eliminated assets it starts with."""
 
+    __match_args__ = ("id", "title", "first", "last", "doc", "rules", "victory", "axis",
+                      "soviet", "eliminated_assets", "axis_control", "soviet_recaptured")
     id: str
     title: str
     first: int
@@ -135,17 +161,28 @@ class ScenarioData:
     axis_control: tuple[str, ...]
     soviet_recaptured: tuple[str, ...]
 
+    def __init__(self, id: str, title: str, first: int, last: int, doc: Doc,
+                 rules: Mapping[str, Any], victory: Mapping[str, Any],
+                 axis: tuple[tuple[str, str], ...], soviet: tuple[tuple[str, str], ...],
+                 eliminated_assets: tuple[str, ...], axis_control: tuple[str, ...],
+                 soviet_recaptured: tuple[str, ...]) -> None:
+        super().__init__(id, title, first, last, doc, rules, victory, axis, soviet,
+                         eliminated_assets, axis_control, soviet_recaptured)
 
-@dataclass(frozen=True)
-class Terrain:
+
+class Terrain(Frozen):
     """A Terrain Effects Chart row: the cost for leg and mechanized units to enter, the
     combat column shift, and the units excepted where it is prohibited to the others
     (High Mountain, 5.1.5)."""
 
+    __match_args__ = ("leg", "mech", "shift", "prohibited_except")
     leg: int
     mech: int
     shift: int
-    prohibited_except: str = ""
+    prohibited_except: str
+
+    def __init__(self, leg: int, mech: int, shift: int, prohibited_except: str = "") -> None:
+        super().__init__(leg, mech, shift, prohibited_except)
 
 
 #: the countries other than the Soviet Union (5.2.1), in the order :attr:`GameData.abroad`
@@ -453,11 +490,11 @@ _T = TypeVar("_T")
 
 
 def _made(cls: type[_T], values: dict[str, Any]) -> _T:
-    """``cls(**values)`` for a frozen dataclass of this module given every field (none
-    has a ``__post_init__``): its fields put in at once.  A frozen class's ``__init__``
-    sets each through ``object.__setattr__``, 17 K instructions a counter, and every
-    command's load makes the 171 counters (issue 35); the fields come as one map, not as
-    a call's keywords, which were a third of reading them."""
+    """``cls(**values)`` for a frozen record of this module given every field, in order:
+    its fields put in at once.  A frozen record's ``__init__`` sets each through
+    ``object.__setattr__``, 17 K instructions a counter, and every command's load makes
+    the 171 counters (issue 35); the fields come as one map, not as a call's keywords,
+    which were a third of reading them."""
     made = object.__new__(cls)
     made.__dict__.update(values)
     return made

@@ -272,6 +272,7 @@ def test_every_dataclass_of_pbem_and_the_engines_is_the_one_dataclasses_makes() 
 FEATURES = '''
 from __future__ import annotations
 
+import abc
 import dataclasses
 import typing
 from dataclasses import KW_ONLY, InitVar, dataclass, field
@@ -423,6 +424,32 @@ class Required:
     """No defaults: made only by the comparison of classes."""
     a: int
     b: str
+
+
+class Mixin:
+    """A plain base whose attribute is a subclass's field's default."""
+    colour = "grey"
+
+
+@dataclass
+class FromMixin(Mixin):
+    """A field given no default of its own: the one its base has."""
+    colour: str
+
+
+class Shape(abc.ABC):
+    @abc.abstractmethod
+    def __repr__(self) -> str: ...
+
+
+@dataclass
+class Square(Shape):
+    """An abstract class's subclass whose abstract method dataclasses writes: its
+    abstract methods worked out again once made, or it could not be made."""
+    side: int = 1
+
+    def area(self) -> int:
+        return self.side * self.side
 '''
 
 
@@ -438,22 +465,23 @@ def features(tmp_path: Path) -> Path:
 def test_each_feature_is_made_as_dataclasses_makes_it(features: Path) -> None:
     """Frozen, slots, weakref_slot, eq=False, kw_only, KW_ONLY, InitVar, ClassVar,
     default_factory, field() options, order, unsafe_hash, __post_init__, inheritance, a
-    class with its own methods, a class without a docstring: each made both ways the
+    class with its own methods, a class without a docstring, a default a plain base
+    gives, an abstract base whose abstract method dataclasses writes: each made both ways the
     same, first from dataclasses with its record kept, then from that record."""
     args = (["probe_feat"], [str(features)], ("probe_feat.",))
     first = _compare(*args)
     assert first["differ"] == []
-    assert first["classes"] == 18 and first["behaviour"] == 17
-    assert _summary(first, "made") == {"kept": 0, "new": 18, "plain": 0}
-    assert _summary(first, "again")["kept"] == 18
+    assert first["classes"] == 20 and first["behaviour"] == 19
+    assert _summary(first, "made") == {"kept": 0, "new": 20, "plain": 0}
+    assert _summary(first, "again")["kept"] == 20
     second = _compare(*args)
     assert second["differ"] == []
-    assert _summary(second, "made") == {"kept": 18, "new": 0, "plain": 0}
+    assert _summary(second, "made") == {"kept": 20, "new": 0, "plain": 0}
     # without bytecode written nothing is kept: made by dataclasses, then from the
     # record the process made, the same classes
     (features / "probe_feat" / "__pycache__").rename(features / "gone")
     unwritten = _compare(*args, write=False)
-    assert unwritten["differ"] == [] and _summary(unwritten, "made")["new"] == 18
+    assert unwritten["differ"] == [] and _summary(unwritten, "made")["new"] == 20
     assert not (features / "probe_feat" / "__pycache__").exists()
 
 
@@ -464,6 +492,8 @@ from pbem import dataclass_code
 dataclass_code.keep("probe_feat")
 from probe_feat import feat
 out = {"post": repr(feat.PostDerived())}
+out["inherited"] = [repr(feat.FromMixin()), repr(feat.Square(3)), feat.Square(3).area(),
+                    sorted(feat.Square.__abstractmethods__)]
 for name in ("Frozen", "FrozenSlots", "Slots", "KwOnly", "Options", "Ordered", "Derived"):
     cls = getattr(feat, name)
     a = cls()
@@ -494,15 +524,16 @@ def test_instances_pickle_as_dataclasses_makes_them(features: Path) -> None:
         return result
 
     plain = run(False)
-    assert plain.pop("made") == {"kept": 0, "new": 0, "plain": 18}
-    assert run(True).pop("made") == {"kept": 0, "new": 18, "plain": 0}
+    assert plain.pop("made") == {"kept": 0, "new": 0, "plain": 20}
+    assert run(True).pop("made") == {"kept": 0, "new": 20, "plain": 0}
     kept = run(True)
-    assert kept.pop("made") == {"kept": 18, "new": 0, "plain": 0}
+    assert kept.pop("made") == {"kept": 20, "new": 0, "plain": 0}
     assert kept == plain
     assert plain["marker"] == ["Marker(a=1, b=3, made=[9])", [9], ["a", "b", "made"],
                                ["a", "seed", "other"]]
     assert plain["frozen"] == "cannot assign to field 'x'"
     assert plain["post"] == "PostDerived(n=1, m=0)"
+    assert plain["inherited"] == ["FromMixin(colour='grey')", "Square(side=3)", 9, []]
 
 
 def test_a_changed_class_is_made_afresh(features: Path) -> None:
@@ -523,7 +554,7 @@ def test_a_changed_class_is_made_afresh(features: Path) -> None:
     assert report["differ"] == []
     # Frozen and Derived have new shapes; Slots' shape is the same: its record is
     # used, with the new default
-    assert _summary(report, "made") == {"kept": 16, "new": 2, "plain": 0}
+    assert _summary(report, "made") == {"kept": 18, "new": 2, "plain": 0}
     probe = ("import sys; sys.path.insert(0, sys.argv[1]); import pbem, dataclasses; "
              "from pbem import dataclass_code; dataclass_code.keep('probe_feat'); "
              "from probe_feat import feat; print(repr(feat.Slots()), "
@@ -546,7 +577,7 @@ def test_a_record_keeps_each_method_alone(features: Path) -> None:
     (kept,) = (features / "probe_feat" / "__pycache__").glob(f"*{dataclass_code.SUFFIX}")
     table = marshal.loads(kept.read_bytes()[len(dataclass_code.HEADER):])
     records = [entry for key, entry in table.items() if type(key) is tuple]
-    assert len(records) == 18
+    assert len(records) == 20
     for names, codes in records:
         assert [code.co_name for code in codes] == list(names)
         # what a method closes over: the frozen ones the class and FrozenInstanceError,
@@ -610,8 +641,8 @@ def test_a_record_that_does_not_fit_is_not_used(features: Path) -> None:
     report = _compare(*args)
     assert report["differ"] == []
     # none fits: each class made by dataclasses, its own record kept again
-    assert _summary(report, "made") == {"kept": 0, "new": 18, "plain": 0}
-    assert _summary(_compare(*args), "made") == {"kept": 18, "new": 0, "plain": 0}
+    assert _summary(report, "made") == {"kept": 0, "new": 20, "plain": 0}
+    assert _summary(_compare(*args), "made") == {"kept": 20, "new": 0, "plain": 0}
 
 
 THREADS = '''

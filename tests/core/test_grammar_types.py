@@ -132,3 +132,30 @@ def test_an_engine_parses_listed_actions_and_near_misses_as_its_patterns_did(
     for text in texts[:400]:
         for near in _near_misses(text):
             assert _read(grammar, near) == _read(twin, near), near
+
+
+def test_types_and_template_parts_keep_a_frozen_records_behaviour() -> None:
+    """A word type and a template's parts, made without dataclasses (issue 35), behave as
+    the frozen dataclasses they were: equal and hashed by their fields, shown by them,
+    refusing a change, and copied whole (a state's clone copies the actions it holds,
+    each with its form)."""
+    import copy
+    from dataclasses import FrozenInstanceError
+
+    for grammar in _grammars():
+        for t in grammar.types.values():
+            twin = Type(t.kind, t.pattern, t.what, t.joined)
+            assert twin == t and hash(twin) == hash(t) and twin != (t.kind, t.pattern)
+            assert repr(t) == (f"Type(kind={t.kind!r}, pattern={t.pattern!r}, "
+                               f"what={t.what!r}, joined={t.joined!r})")
+            with pytest.raises(FrozenInstanceError, match="cannot assign to field 'kind'"):
+                t.kind = "word"
+        for form in grammar.forms.values():
+            parts = form.parts
+            assert copy.deepcopy(parts) == parts
+            assert hash(copy.copy(parts)) == hash(parts)
+            assert repr(parts[0]) == f"_Lit(word={parts[0].word!r})"  # type: ignore[union-attr]
+            with pytest.raises(FrozenInstanceError):
+                parts[0].word = "x"
+    with pytest.raises(ValueError, match="unknown argument kind 'place'"):
+        Type("place", "x", "a place")
