@@ -54,10 +54,13 @@ def update_control(s: P48State) -> BoardFacts:
         hexes = sorted(near.intersection(control))
     else:
         hexes = sorted(control)
-    stacks = facts.stacks()
+    # each side's stacks, not everyone's (zoc_sides_at's): a hex's occupant is the side
+    # of its first unit in id order
+    soviet, german = facts.stacks("soviet"), facts.stacks("german")
     for h in hexes:
-        if h in stacks:
-            control[h] = s.d.units[stacks[h][0]].side
+        r, g = soviet.get(h), german.get(h)
+        if r or g:
+            control[h] = "soviet" if r and (not g or r[0] < g[0]) else "german"
             continue
         sides = zoc_sides_at(facts, h)
         for side in SIDES:
