@@ -41,7 +41,6 @@ from collections.abc import (
     Sequence,
 )
 from dataclasses import dataclass
-from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
@@ -106,12 +105,13 @@ class ZocRule(Shared):
     # asked and kept (hundreds a replay), and the generated __hash__ builds and hashes
     # the tuple of the fields at each (3 K instructions, issue 35)
     def __hash__(self) -> int:
-        return self._hash
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((self.exerts, self.stack, self.blocking_sides, self.blocks,
+                          self.include_own_hex))
+            object.__setattr__(self, "_hash", found)
+        return found
 
-    @cached_property
-    def _hash(self) -> int:
-        return hash((self.exerts, self.stack, self.blocking_sides, self.blocks,
-                     self.include_own_hex))
 
 
 #: every unit exerts a ZOC into all six hexes around it
