@@ -101,6 +101,18 @@ class ZocRule(Shared):
     blocks: Callable[[HexId, HexId], bool] | None = None
     include_own_hex: bool = False
 
+    # the dataclass's hash of the fields, made once: a rule is in the key of every ZOC
+    # asked and kept (hundreds a replay), and the generated __hash__ builds and hashes
+    # the tuple of the fields at each (3 K instructions, issue 35)
+    def __hash__(self) -> int:
+        found: int | None = self.__dict__.get("_hash")
+        if found is None:
+            found = hash((self.exerts, self.stack, self.blocking_sides, self.blocks,
+                          self.include_own_hex))
+            object.__setattr__(self, "_hash", found)
+        return found
+
+
 
 #: every unit exerts a ZOC into all six hexes around it
 ALL_EXERT = ZocRule()
@@ -454,8 +466,11 @@ def _units_changed(units: Placement, changes: list[_Change]) -> Placement | None
     out = list(units)
     for old, new in changes:
         if old is not None:
-            i = _where(out, old.unit)
-            if i == len(out) or out[i] != old:
+            # found by equality in C, not by a bisection in Python: a side's few dozen
+            # units (issue 35)
+            try:
+                i = out.index(old)
+            except ValueError:
                 return None
             if new is not None:  # the same unit (a change is of one unit): in its place
                 out[i] = new

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engines.panzer48.data import other
 from engines.panzer48.position import MPs, add_halves, halves_mps, within
-from engines.panzer48.stacking import fits
+from engines.panzer48.stacking import enemy_held, fits
 from engines.panzer48.zoc import ZOC, zoc
 from pbem.engine import Event
 
@@ -85,9 +85,8 @@ def may_pass(s: P48State, group: list[str], h: str, spent: dict[str, MPs],
     side = s.d.units[group[0]].side
     if h in zoc(s, other(side)):
         return False
-    stacks = facts.stacks()
     for n in s.d.map.neighbors(h):
-        if n in seen or (n in stacks and s.d.units[stacks[n][0]].side != side):
+        if n in seen or enemy_held(facts, side, n):
             continue
         costs = {u: step_halves(s, u, h, n) for u in group}
         after: dict[str, MPs] = {}
@@ -163,7 +162,6 @@ def reachable(s: P48State, only: str | None = None,
         if units[u].halted:
             return  # 5 (stand-in): entering an enemy-controlled hex ends the move
     facts = s.facts() if facts is None else facts
-    stacks = facts.stacks()
     # each unit's MPs left and cost table, once for the six neighbours: settling the
     # move lists these after every step of it (issue 35); a step fits the allowance
     # when its cost is within what is left (spent + cost <= allowance, exactly: with
@@ -180,16 +178,19 @@ def reachable(s: P48State, only: str | None = None,
     for u in set(moving):
         size += info[u].size
     limit = scenario.stack_limit[side]
-    # the enemy, and the side's own stacks, once for the six neighbours (the move's
-    # settling lists these after every step of it, issue 35)
-    enemy, own = other(side), facts.stacks(side)
+    # the enemy's stacks and the side's own, once for the six neighbours (the move's
+    # settling lists these after every step of it, issue 35): each side's, which a
+    # step changes one of, not everyone's, made again after every step for this
+    own, theirs = facts.stacks(side), facts.stacks(other(side))
     near = scenario.map.neighbors(h)
     if only is not None:
         near = [only] if only in near else []
     for n in near:
-        here = stacks.get(n)
-        if here and info[here[0]].side == enemy:
-            continue
+        here = theirs.get(n)
+        if here:
+            mine = own.get(n)
+            if not mine or here[0] < mine[0]:
+                continue  # enemy-occupied: the hex's first unit, in id order, the enemy's
         costs = []
         for u, room, d, table in left:
             c = table.cost(h, n)

@@ -134,11 +134,18 @@ def check_release(s: P48State, moved: Iterable[str] = ()) -> None:
         if d.units[m].side == "soviet" and units[m].where == "map":
             soviet.append(m)
     near = False
-    if soviet:
-        lw = tuple(units[u].hex for u in d.members.get("7lw", ())
-                   if units[u].where == "map" and units[u].hex)
-        near = bool(lw) and not _near_division(lw).isdisjoint(
-            units[m].hex for m in soviet)
+    if soviet:  # loops too, each unit read once: every Soviet step comes here
+        lw = []
+        for u in d.members.get("7lw", ()):
+            x = units[u]
+            if x.where == "map" and x.hex:
+                lw.append(x.hex)
+        if lw:
+            within = _near_division(tuple(lw))
+            for m in soviet:
+                if units[m].hex in within:
+                    near = True
+                    break
     if s.pos.turn >= 7 or near:
         s.pos.released = True
         s.tell(Event("the 7th Luftwaffe Field Division is released", "info", rule="9"))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from engines.panzer48.data import other
+
 if TYPE_CHECKING:
     from engines.hexkit.facts import BoardFacts
     from engines.panzer48.state import P48State
@@ -18,6 +20,17 @@ def stack_size(s: P48State, h: str, side: str, extra: Iterable[str] = (),
     for u in set(here).union(extra):  # a loop, not a generator: asked at every stop
         size += info[u].size
     return size
+
+
+def enemy_held(facts: BoardFacts, side: str, h: str) -> bool:
+    """Whether the first unit in ``h``, in id order, is the enemy's of ``side``: read
+    off each side's own stacks, not everyone's, which the board facts would otherwise
+    make again after every step of a move (issue 35)."""
+    theirs = facts.stacks(other(side)).get(h)
+    if not theirs:
+        return False
+    mine = facts.stacks(side).get(h)
+    return not mine or theirs[0] < mine[0]
 
 
 def fits(s: P48State, h: str, side: str, extra: Iterable[str] = (),

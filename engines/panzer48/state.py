@@ -45,9 +45,9 @@ SEQUENCE_ONLY = ("turn", "player-turn", "prepared-phase", "movement-phase",
 
 #: a unit's fields its placement reads: where, hex, losses, retreated
 _Fields = tuple[str, str, int, bool]
-#: the units dict and its units the facts were last asked of, each unit's place in them
-#: by identity, and the log of placement writes and its length then
-_Seen = tuple[dict[str, Unit], tuple[Unit, ...], dict[int, int], list[Unit], int]
+#: the units dict the facts were last asked of and a copy of it then, each unit's place
+#: in it by identity, and the log of placement writes and its length then
+_Seen = tuple[dict[str, Unit], dict[str, Unit], dict[int, int], list[Unit], int]
 #: what the facts were last asked of; the units' ids and placed fields; the facts
 _Kept = tuple[_Seen, tuple[tuple[str, ...], list[_Fields]], BoardFacts]
 #: a few units written since the facts were kept (a step of a move writes the moving
@@ -122,14 +122,15 @@ class P48State(StepState[Position]):
         units = self.pos.units
         log = PLACEMENT_LOG[0]
         written = len(log)
-        values = tuple(units.values())
-        ids = tuple(units)
         kept = self._facts
         if kept is not None:
             seen, (kept_ids, kept_fields), found = kept
-            kept_units, kept_values, index, kept_log, kept_written = seen
-            if (kept_log is log and kept_units is units and kept_values == values
-                    and kept_ids == ids):
+            kept_units, kept_copy, index, kept_log, kept_written = seen
+            # the same dict holding the same units: compared with its copy in C, each
+            # unit by identity first, not by two tuples of its 46 ids and units made at
+            # each question (issue 35: 6 M instructions of the first-day audit); each
+            # unit's fields are read by its id, so the dict's order does not matter
+            if kept_log is log and kept_units is units and kept_copy == units:
                 # the same units, and only those written since (position.PLACEMENT_LOG)
                 # can have moved: their fields alone are read again, not every unit's
                 # (issue 35: reading all 46 units' at each of the 792 questions of the
@@ -153,17 +154,19 @@ class P48State(StepState[Position]):
                         mine = sorted(found_at)
                         fields = kept_fields.copy()
                         for i in mine:
-                            x = values[i]
+                            x = units[kept_ids[i]]
                             fields[i] = (x.where, x.hex, x.losses, x.retreated)
                         if self.check_kept_facts:
                             self._check_kept_facts(fields)
-                        return self._moved(found, ids, kept_fields, fields, mine,
-                                           (units, values, index, log, written))
+                        return self._moved(found, kept_ids, kept_fields, fields, mine,
+                                           (units, kept_copy, index, log, written))
         # the fields of each unit its placement reads (where, hex; 5's steps and
         # retreat), read by attribute in a comprehension: an attrgetter of the four cost
         # twice as much (the interpreter's specialised attribute reads)
+        ids = tuple(units)
+        values = units.values()
         fields = [(x.where, x.hex, x.losses, x.retreated) for x in values]
-        seen = (units, values, {id(x): i for i, x in enumerate(values)}, log, written)
+        seen = (units, units.copy(), {id(x): i for i, x in enumerate(values)}, log, written)
         if kept is not None and kept_ids == ids:
             # the same units, a few moved, lost steps or left the map: those that did
             # are told apart from the kept fields in C

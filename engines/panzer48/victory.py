@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import compress
-from operator import ne
+from operator import is_not
 from typing import TYPE_CHECKING
 
 from engines.panzer48.data import SIDES, other
@@ -45,19 +45,24 @@ def update_control(s: P48State) -> BoardFacts:
         before, now = kept[0].placement, facts.placement
         if len(before) == len(now):
             # the same units on the map, in id order, most of them the very records
-            # kept (BoardFacts.changed): the pairs that differ told apart in C
+            # kept (BoardFacts.changed): the pairs that are not the same record told
+            # apart in C by identity, not compared field by field (a record made anew
+            # with the same fields only has its hexes asked again, which changes nothing)
             changed = {p.hex for pair in compress(zip(before, now, strict=True),
-                                                  map(ne, before, now)) for p in pair}
+                                                  map(is_not, before, now)) for p in pair}
         else:
             changed = {p.hex for p in set(before).symmetric_difference(now)}
         near = changed.union(*map(facts.map.neighbors, changed))
         hexes = sorted(near.intersection(control))
     else:
         hexes = sorted(control)
-    stacks = facts.stacks()
+    # each side's stacks, not everyone's (zoc_sides_at's): a hex's occupant is the side
+    # of its first unit in id order
+    soviet, german = facts.stacks("soviet"), facts.stacks("german")
     for h in hexes:
-        if h in stacks:
-            control[h] = s.d.units[stacks[h][0]].side
+        r, g = soviet.get(h), german.get(h)
+        if r or g:
+            control[h] = "soviet" if r and (not g or r[0] < g[0]) else "german"
             continue
         sides = zoc_sides_at(facts, h)
         for side in SIDES:

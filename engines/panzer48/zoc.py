@@ -7,9 +7,11 @@ and whether it retreated (``mark``), the two things rule 5 reads of it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from engines.hexkit.facts import Placed, ZocRule
+from engines.panzer48.data import SIDES
 
 if TYPE_CHECKING:  # the kit's ZOC search loads with the first ZOC asked (issue 35)
     from engines.hexkit.facts import BoardFacts
@@ -40,20 +42,26 @@ def zoc_sides_at(facts: BoardFacts, h: str) -> set[str]:
     side's stack in a neighbouring hex exerting one (adjacency is symmetric, so these
     are the stacks whose ZOC reaches ``h``).  The same answer as ``h in
     facts.zoc_hexes(side, ZOC)``, without a side's every stack asked."""
-    stacks = facts.stacks()
+    # each side's own stacks, not everyone's: a step of a move changes the moving side's
+    # alone, and everyone's were made again after every step for this and the moving
+    # stack's next hexes only (issue 35)
     sides: set[str] = set()
-    for n in facts.map.neighbors(h):
-        units = stacks.get(n)
-        if not units:
-            continue
-        # a side's units of a hex are one stack of that side (the facts' grouping)
-        by_side: dict[str, list[Placed]] = {}
-        for u in units:
-            p = facts.placed(u)
-            assert p is not None
-            by_side.setdefault(p.side, []).append(p)
-        sides.update(side for side, ps in by_side.items() if _exerting(tuple(ps)))
+    near = facts.map.neighbors(h)
+    placed = facts.placed
+    for side in SIDES:
+        stacks = facts.stacks(side)
+        for n in near:
+            units = stacks.get(n)
+            if units and _exerting(tuple(_placed(placed, u) for u in units)):
+                sides.add(side)
+                break
     return sides
+
+
+def _placed(placed: Callable[[str], Placed | None], u: str) -> Placed:
+    p = placed(u)
+    assert p is not None
+    return p
 
 
 def armor_in(s: P48State, zm: ZocMap, h: str) -> bool:

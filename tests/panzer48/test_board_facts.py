@@ -220,3 +220,19 @@ def test_a_unit_replaced_by_its_copy_is_placed_where_the_copy_moves() -> None:
     copy.hex = "1030"
     assert s.facts().at("1030") == ("Adam",) and s.at("1030") == ["Adam"]
     assert s.facts().at("1021") == ("Flak", "Selle")
+
+
+def test_a_unit_put_in_a_units_place_with_no_write_logged_is_placed_where_it_stands() -> None:
+    """The facts kept stand while the position holds the very units they were found
+    from: a unit put in another's place past the log of writes (a copy, its hex set
+    past ``Unit.__setattr__``) is read where it stands, not where the one it replaced
+    stood."""
+    import copy
+
+    s = state(THREE)
+    assert s.facts().at("1021") == ("Adam", "Flak", "Selle")
+    moved = copy.copy(s.pos.units["Adam"])
+    object.__setattr__(moved, "hex", "1030")
+    s.pos.units["Adam"] = moved
+    assert s.facts().at("1030") == ("Adam",)
+    assert s.facts().at("1021") == ("Flak", "Selle")

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
         step_group,
     )
     from engines.panzer48.reinforcements import areas_to_reveal, reveal
-    from engines.panzer48.stacking import fits
+    from engines.panzer48.stacking import enemy_held, fits
     from engines.panzer48.zoc import zoc
 else:
     after_move = bound_when_called(globals(), "movement", "after_move")
@@ -57,6 +57,7 @@ else:
     reachable = bound_when_called(globals(), "movement", "reachable")
     step_group = bound_when_called(globals(), "movement", "step_group")
     fits = bound_when_called(globals(), "stacking", "fits")
+    enemy_held = bound_when_called(globals(), "stacking", "enemy_held")
     zoc = bound_when_called(globals(), "zoc", "zoc")
     # 9.1's plan: the areas to reveal and their reveal, where a movement is listed or made
     areas_to_reveal = bound_when_called(globals(), "reinforcements", "areas_to_reveal")
@@ -321,9 +322,7 @@ class Moving(Choice[P48State]):
                 not pos.units[u].attacked and not pos.units[u].flipped
                 for u in pos.moving)):
             return []
-        stacks = facts.stacks()
-        return [n for n in s.d.map.neighbors(h)
-                if n in stacks and s.d.units[stacks[n][0]].side == other(side)]
+        return [n for n in s.d.map.neighbors(h) if enemy_held(facts, side, n)]
 
     def _may_exit(self, s: P48State, h: str) -> bool:
         pos = s.pos
