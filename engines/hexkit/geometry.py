@@ -332,14 +332,8 @@ class HexGrid(Shared):
         cube asked once, not two a comparison through :meth:`distance` (48th Panzer
         Korps' set-up orders its front's hexes from each formation's area, 9: about 600
         distances of the first-day audit, issue 35)."""
-        (cq, cr, cs), to_cube = self.to_cube(center), self.to_cube
-        # cube_distance worked out in the loop, not called for each hex
-        keyed = []
-        for h in hexes:
-            q, r, s = to_cube(h)
-            keyed.append(((abs(q - cq) + abs(r - cr) + abs(s - cs)) // 2, h))
-        keyed.sort()
-        return [h for _, h in keyed]
+        c, to_cube = self.to_cube(center), self.to_cube
+        return [h for _, h in sorted((cube_distance(to_cube(h), c), h) for h in hexes)]
 
     def hexside(self, a: HexId, b: HexId) -> Hexside:
         if not self.adjacent(a, b):
