@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
-from dataclasses import FrozenInstanceError, dataclass, field
+from dataclasses import FrozenInstanceError
 from typing import Any, ClassVar, TypeVar
 
 from engines.hexkit.hexmap import HexMap
@@ -76,8 +76,9 @@ class _Record:
     makes one: equal to a record of its class with equal fields (``_fields``, in order),
     hashed and printed by them, and never changed.  Written out rather than made by
     dataclasses: every turn command imports this module, and making its seven record
-    classes there was about 1.5 M instructions of each act, receive and legal (issue 35).
-    tests/white_death/test_catalog_records.py holds them to the frozen dataclass's ways."""
+    classes and the catalog's was about 2 M instructions of each act, receive and legal
+    (issue 35).  tests/white_death/test_catalog_records.py holds them to the frozen
+    dataclass's ways."""
 
     _fields: ClassVar[tuple[str, ...]] = ()
 
@@ -372,10 +373,15 @@ _TABLE_FIELDS = ("movement", "lake", "defense", "columns", "conventional", "anti
                  "barrage_afv", "weather", "points_per_sp")
 
 
-@dataclass(frozen=True)
-class Catalog(Shared):
-    """All of White Death's data, checked; shared (not copied) by every state."""
+class Catalog(Shared, _Record):
+    """All of White Death's data, checked; shared (not copied) by every state.  A record
+    as the others (:class:`_Record`): compared, hashed and printed by its fields but for
+    ``static`` and ``memo``, which are what is worked out from it."""
 
+    _fields = ("data", "tables", "types", "units", "names", "supply", "replacements",
+               "rail_sp", "bunkers", "reinforcements", "opening", "scenarios",
+               "flieger_turn", "flieger_single", "flieger_division", "flieger_area",
+               "soviet_answer", "extra")
     data: ScenarioSet
     tables: Tables
     types: Mapping[str, UnitType]
@@ -393,15 +399,33 @@ class Catalog(Shared):
     flieger_division: tuple[str, ...]
     flieger_area: str
     soviet_answer: tuple[tuple[tuple[str, ...], str, int], ...]
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any]
     #: facts derived from the map alone (neighbours, terrain names, banks, lines of sight,
     #: edges), filled as rules ask for them; shared by every state, never part of one
-    static: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    static: dict[Any, Any]
     #: facts derived from one side's enemies' positions (their ZOCs, the supply and rail
     #: traces through them), keyed by those positions in full: a move of the phasing side
     #: leaves its own traces valid, and a clone or a replay finds them again
-    memo: Memo[Any, Any] = field(default_factory=lambda: Memo(4096), compare=False,
-                                 repr=False)
+    memo: Memo[Any, Any]
+
+    def __init__(self, data: ScenarioSet, tables: Tables, types: Mapping[str, UnitType],
+                 units: Mapping[str, UnitDef], names: Mapping[str, tuple[str, ...]],
+                 supply: Mapping[str, tuple[int, ...]],
+                 replacements: Mapping[str, tuple[int, ...]], rail_sp: int,
+                 bunkers: tuple[int, ...], reinforcements: tuple[Reinforcement, ...],
+                 opening: tuple[Group, ...], scenarios: Mapping[str, ScenarioDef],
+                 flieger_turn: int, flieger_single: tuple[str, ...],
+                 flieger_division: tuple[str, ...], flieger_area: str,
+                 soviet_answer: tuple[tuple[tuple[str, ...], str, int], ...],
+                 extra: Mapping[str, Any] | None = None) -> None:
+        self.__dict__.update(
+            data=data, tables=tables, types=types, units=units, names=names,
+            supply=supply, replacements=replacements, rail_sp=rail_sp, bunkers=bunkers,
+            reinforcements=reinforcements, opening=opening, scenarios=scenarios,
+            flieger_turn=flieger_turn, flieger_single=flieger_single,
+            flieger_division=flieger_division, flieger_area=flieger_area,
+            soviet_answer=soviet_answer, extra={} if extra is None else extra,
+            static={}, memo=Memo(4096))
 
     @property
     def map(self) -> HexMap:

@@ -7,12 +7,14 @@ frozen, and a company's battalion size counted as before (Rule 4.A)."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import pytest
 
 from engines.white_death import WhiteDeath
 from engines.white_death.data import (
+    Catalog,
     Cost,
     Group,
     Objective,
@@ -69,6 +71,12 @@ def test_the_types_and_units_are_made_without_their_classes_init(
             object.__getattribute__(r, "__setattr__")("side", "x")
         with pytest.raises(dataclasses.FrozenInstanceError):
             del r.side  # type: ignore[attr-defined]
+    # the catalog likewise, but for what is worked out from it (its map's facts, its memo)
+    fields = {name: getattr(cat, name) for name in cat._fields}
+    again = Catalog(**fields)
+    assert cat == again and repr(cat) == repr(again) and again.static is not cat.static
+    plain = dataclasses.make_dataclass("Catalog", list(fields), frozen=True)(**fields)
+    assert repr(cat) == repr(plain) and copy.copy(cat) is cat
     # Rule 4.A: every company names its battalion and how many companies it has
     companies = [d for d in cat.units.values() if d.battalion]
     for d in cat.units.values():
