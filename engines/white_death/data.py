@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import FrozenInstanceError
+from typing import Any, ClassVar, TypeVar
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet
@@ -71,25 +71,62 @@ def ticks(value: Q) -> int:
     return t
 
 
-@dataclass(frozen=True)
-class Cost:
+class _Record:
+    """A record of the charts or the order of battle, as ``@dataclass(frozen=True)``
+    makes one: equal to a record of its class with equal fields (``_fields``, in order),
+    hashed and printed by them, and never changed.  Written out rather than made by
+    dataclasses: every turn command imports this module, and making its seven record
+    classes and the catalog's was about 2 M instructions of each act, receive and legal
+    (issue 35).  tests/white_death/test_catalog_records.py holds them to the frozen
+    dataclass's ways."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self._fields])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__qualname__}(" + ", ".join(
+            f"{name}={getattr(self, name)!r}" for name in self._fields) + ")"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+class Cost(_Record):
     """Movement cost of a terrain for one mobility: to enter, to leave (creek/river), in
     ticks (:data:`~engines.white_death.position.MP_TICKS` a movement point: the chart's
     1/2 MP is 3), so that a move adds and compares ints."""
 
+    _fields = ("enter", "leave")
     enter: int | None  # None: prohibited (P)
-    leave: int = 0
+    leave: int
+
+    def __init__(self, enter: int | None, leave: int = 0) -> None:
+        self.__dict__.update(enter=enter, leave=leave)
 
 
 #: a cost's leaving part when the chart gives none (``Cost.leave``'s default)
 _NO_LEAVE = 0
 
 
-@dataclass(frozen=True)
-class UnitType:
+class UnitType(_Record):
     """A unit type as its counter and the Unit Identification Chart give it (Rule 2):
     class, combat and antitank factors, morale, mobility and size."""
 
+    _fields = ("key", "cls", "cf", "cf_defensive_only", "atf", "morale", "mob", "size",
+               "defense", "range", "barrage", "support", "flags")
     key: str
     cls: str  # P, L, H, A
     #: the conventional fire factor (Rule 9.C.1): an exact pair, the chart's ``1/2`` is
@@ -101,11 +138,19 @@ class UnitType:
     morale: int
     mob: str
     size: str
-    defense: int = 0
-    range: int = 0
-    barrage: int = 0
-    support: int = 0
-    flags: frozenset[str] = frozenset()
+    defense: int
+    range: int
+    barrage: int
+    support: int
+    flags: frozenset[str]
+
+    def __init__(self, key: str, cls: str, cf: Q, cf_defensive_only: bool, atf: Q,
+                 morale: int, mob: str, size: str, defense: int = 0, range: int = 0,
+                 barrage: int = 0, support: int = 0,
+                 flags: frozenset[str] = frozenset()) -> None:
+        self.__dict__.update(key=key, cls=cls, cf=cf, cf_defensive_only=cf_defensive_only,
+                             atf=atf, morale=morale, mob=mob, size=size, defense=defense,
+                             range=range, barrage=barrage, support=support, flags=flags)
 
     @property
     def afv(self) -> bool:
@@ -129,11 +174,11 @@ GARRISON_TYPE = UnitType("intrinsic-garrison", "P", (4, 1), False, (0, 1), 3, "l
                          flags=frozenset({"intrinsic"}))
 
 
-@dataclass(frozen=True)
-class UnitDef:
+class UnitDef(_Record):
     """One unit of the order of battle (Rule 2): its side, type, division and full
     strength."""
 
+    _fields = ("uid", "side", "type", "div", "strength", "battalion", "companies")
     uid: str
     side: str
     type: UnitType
@@ -141,44 +186,61 @@ class UnitDef:
     strength: int
     #: a company's battalion, and how many companies that battalion has in the order of
     #: battle (Rule 4.A: all of them count as one battalion equivalent)
-    battalion: str = ""
-    companies: int = 0
+    battalion: str
+    companies: int
+
+    def __init__(self, uid: str, side: str, type: UnitType, div: str, strength: int,
+                 battalion: str = "", companies: int = 0) -> None:
+        self.__dict__.update(uid=uid, side=side, type=type, div=div, strength=strength,
+                             battalion=battalion, companies=companies)
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(_Record):
     """Units placed together near a place or area (a setup or an opening group)."""
 
+    _fields = ("side", "units", "near", "within", "garrison")
     side: str
     units: tuple[str, ...]
     near: str
     within: int
-    garrison: str = ""
+    garrison: str
+
+    def __init__(self, side: str, units: tuple[str, ...], near: str, within: int,
+                 garrison: str = "") -> None:
+        self.__dict__.update(side=side, units=units, near=near, within=within,
+                             garrison=garrison)
 
 
-@dataclass(frozen=True)
-class Reinforcement:
+class Reinforcement(_Record):
     """Units that enter on a turn through an area (Rule 17)."""
 
+    _fields = ("turn", "side", "units", "area")
     turn: int
     side: str
     units: tuple[str, ...]
     area: str
 
+    def __init__(self, turn: int, side: str, units: tuple[str, ...], area: str) -> None:
+        self.__dict__.update(turn=turn, side=side, units=units, area=area)
 
-@dataclass(frozen=True)
-class Objective:
+
+class Objective(_Record):
     """A place and the victory points it scores for the side holding it, by side."""
 
+    _fields = ("place", "points")
     place: str
     points: Mapping[str, int]
 
+    def __init__(self, place: str, points: Mapping[str, int]) -> None:
+        self.__dict__.update(place=place, points=points)
 
-@dataclass(frozen=True)
-class ScenarioDef:
+
+class ScenarioDef(_Record):
     """A scenario or the campaign: its turns, setup groups, reduced units, objectives,
     whether it has an opening and whether the players set up their own units."""
 
+    _fields = ("id", "title", "turns", "groups", "reduced", "objectives", "opening",
+               "player_setup", "file")
     id: str
     title: str
     turns: tuple[int, int]
@@ -188,6 +250,14 @@ class ScenarioDef:
     opening: bool
     player_setup: bool
     file: str
+
+    def __init__(self, id: str, title: str, turns: tuple[int, int],
+                 groups: tuple[Group, ...], reduced: Mapping[str, int],
+                 objectives: tuple[Objective, ...], opening: bool, player_setup: bool,
+                 file: str) -> None:
+        self.__dict__.update(id=id, title=title, turns=turns, groups=groups,
+                             reduced=reduced, objectives=objectives, opening=opening,
+                             player_setup=player_setup, file=file)
 
 
 class Tables(Shared):
@@ -303,10 +373,15 @@ _TABLE_FIELDS = ("movement", "lake", "defense", "columns", "conventional", "anti
                  "barrage_afv", "weather", "points_per_sp")
 
 
-@dataclass(frozen=True)
-class Catalog(Shared):
-    """All of White Death's data, checked; shared (not copied) by every state."""
+class Catalog(Shared, _Record):
+    """All of White Death's data, checked; shared (not copied) by every state.  A record
+    as the others (:class:`_Record`): compared, hashed and printed by its fields but for
+    ``static`` and ``memo``, which are what is worked out from it."""
 
+    _fields = ("data", "tables", "types", "units", "names", "supply", "replacements",
+               "rail_sp", "bunkers", "reinforcements", "opening", "scenarios",
+               "flieger_turn", "flieger_single", "flieger_division", "flieger_area",
+               "soviet_answer", "extra")
     data: ScenarioSet
     tables: Tables
     types: Mapping[str, UnitType]
@@ -324,15 +399,33 @@ class Catalog(Shared):
     flieger_division: tuple[str, ...]
     flieger_area: str
     soviet_answer: tuple[tuple[tuple[str, ...], str, int], ...]
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, Any]
     #: facts derived from the map alone (neighbours, terrain names, banks, lines of sight,
     #: edges), filled as rules ask for them; shared by every state, never part of one
-    static: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    static: dict[Any, Any]
     #: facts derived from one side's enemies' positions (their ZOCs, the supply and rail
     #: traces through them), keyed by those positions in full: a move of the phasing side
     #: leaves its own traces valid, and a clone or a replay finds them again
-    memo: Memo[Any, Any] = field(default_factory=lambda: Memo(4096), compare=False,
-                                 repr=False)
+    memo: Memo[Any, Any]
+
+    def __init__(self, data: ScenarioSet, tables: Tables, types: Mapping[str, UnitType],
+                 units: Mapping[str, UnitDef], names: Mapping[str, tuple[str, ...]],
+                 supply: Mapping[str, tuple[int, ...]],
+                 replacements: Mapping[str, tuple[int, ...]], rail_sp: int,
+                 bunkers: tuple[int, ...], reinforcements: tuple[Reinforcement, ...],
+                 opening: tuple[Group, ...], scenarios: Mapping[str, ScenarioDef],
+                 flieger_turn: int, flieger_single: tuple[str, ...],
+                 flieger_division: tuple[str, ...], flieger_area: str,
+                 soviet_answer: tuple[tuple[tuple[str, ...], str, int], ...],
+                 extra: Mapping[str, Any] | None = None) -> None:
+        self.__dict__.update(
+            data=data, tables=tables, types=types, units=units, names=names,
+            supply=supply, replacements=replacements, rail_sp=rail_sp, bunkers=bunkers,
+            reinforcements=reinforcements, opening=opening, scenarios=scenarios,
+            flieger_turn=flieger_turn, flieger_single=flieger_single,
+            flieger_division=flieger_division, flieger_area=flieger_area,
+            soviet_answer=soviet_answer, extra={} if extra is None else extra,
+            static={}, memo=Memo(4096))
 
     @property
     def map(self) -> HexMap:
@@ -417,8 +510,8 @@ _T = TypeVar("_T")
 
 
 def _made(cls: type[_T], /, **fields: Any) -> _T:
-    """``cls(**fields)`` for a frozen dataclass of this module given every field: the
-    frozen class's ``__init__`` sets each field through ``object.__setattr__`` (about
+    """``cls(**fields)`` for a record of this module given every field: a frozen
+    dataclass's ``__init__`` set each field through ``object.__setattr__`` (about
     13 k instructions for a unit's seven), and every command that loads the catalog made
     all 108 units, then made the battalions' companies again (``replace``) to count
     them (issue 35); this sets them at once.  tests/white_death/test_catalog_records.py

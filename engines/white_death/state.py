@@ -25,8 +25,10 @@ rule area, called by the steps; :class:`WDState` holds the position's lookups
 * ``movement``: moves, Brandenburg leads, deployment, rail, assault declarations, bridges;
 * ``placement``: the scenario setup and the campaign's player setup (Rules 19, 22);
 * ``turns``: turns, impulses, the end of the game (Rules 5, 16, 22);
-* ``view``: what a player sees (Rule 4.C): functions of the position, the catalog and
-  the side, which the framework's hooks below (``_view``, ``status_line``) call.
+* ``view``: the board a player sees (Rule 4.C): functions of the position, the catalog
+  and the side, which the framework's hook below (``_view``) calls; the status line and
+  the counters a turn command prints without a board are this module's (``status_line``,
+  ``Counters``), and the view names them too.
 
 What a save holds is the typed position of ``position`` (``self.pos``, its data form
 derived by :mod:`pbem.codec`) and the frames.
@@ -41,13 +43,13 @@ placement, turns), never back.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
 from engines.hexkit.hexmap import HexMap
-from engines.white_death import rules, sequence, view
+from engines.white_death import rules, sequence
 from engines.white_death.base import BOXES, other, phase_of
 from engines.white_death.data import (
     GARRISON_TYPE,
@@ -67,19 +69,169 @@ from engines.white_death.position import (
 )
 from engines.white_death.supply import ezoc, zoc_mark
 from engines.white_death.terrain import Terrain
-from engines.white_death.view import SIDE_COLOR, river_lines
 from pbem import canonical
-from pbem.engine import Action, Decision, Engine, Result, State
+from pbem.engine import Action, Decision, Engine, Result, State, counter_text
 from pbem.errors import IllegalAction
 from pbem.grammar import Act
 from pbem.steps import Frame, Misfit, Step, StepState
 
 if TYPE_CHECKING:
     from engines.white_death.listing import Listed
-    from pbem.view import BoardView
+    from pbem.view import BoardView, Piece
 
 # the names other modules and the tests import from here
-__all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other", "river_lines"]
+__all__ = ["BOXES", "SIDE_COLOR", "U", "WDState", "other"]
+
+
+# -- what a player sees without the board: the status line and the counters events name.
+# Here, not in the view (engines.white_death.view, which names them too), as every turn
+# command prints both and draws no board: loading the view for them was 0.8 M
+# instructions of each act, receive and legal (issue 35)
+
+SIDE_COLOR = {"soviet": "#c03030", "german": "#303030"}
+
+
+def status_line(pos: Position, last_turn: int, phase: str, side: str | None) -> str:
+    """Turn, weather, phase, MPs left, and the supply points ``side`` may know."""
+    # MPs left are public (the impulse screen); supply points are each side's own
+    # only the line asked for, without a generator joined: a click writes this line three
+    # times (its save's summary, its redraw's view and status), 19 K instructions each
+    points = pos.supply
+    if side == "soviet":
+        own = f"Soviet {points['soviet']}"
+    elif side == "german":
+        own = f"German {points['german']}, Velikiye Luki {points['vl']}"
+    elif side is None:  # SIDES' order
+        own = f"Soviet {points['soviet']} German {points['german']}, Velikiye Luki " \
+              f"{points['vl']}"
+    else:
+        own = ""
+    return (f"Turn {pos.turn}/{last_turn}, {pos.weather}; {pos.phasing} {phase}; MPs left "
+            f"Soviet {pos.mps['soviet']}, German {pos.mps['german']}; supply {own}")
+
+
+def _revealed(pos: Position, side: str | None, phase: str) -> set[str]:
+    """The hexes whose whole stacks ``side`` sees (Rule 4.C): an assault's barrage, fire
+    and advance show the assaulted hexes to the phasing side."""
+    return set(pos.assaults) if (side == pos.phasing and phase in (
+        "barrage", "defense", "assault", "advance")) else set()
+
+
+def counters(pos: Position, side: str | None, phase: str,
+             stacks: Mapping[str, Sequence[str]], udef: Callable[[str], UnitDef]
+             ) -> dict[str, str]:
+    """What :func:`board`'s pieces that ``side`` may identify print, by unit id, in the
+    board's order, without drawing the board (the default reads them off the view): a
+    listing and an action name their units by them, and the view's classes and the kit's
+    board builder need not load for that (issue 35)."""
+    revealed = _revealed(pos, side, phase)
+    out: dict[str, str] = {}
+    for h, uids in sorted(stacks.items()):
+        stack = list(reversed(uids))  # the last unit in is on top
+        for s in SIDES:
+            mine = [x for x in stack if udef(x).side == s]
+            if not (side is None or side == s or h in revealed):
+                mine = [x for x in mine if "intrinsic" not in udef(x).type.flags][:1]
+            for x in mine:
+                if x not in out:
+                    d = udef(x)
+                    out[x] = counter_text(x, f"{d.type.key} ({d.div})",
+                                          f"{x} {pos.units[x].strength}")
+    return out
+
+
+class Counters(Mapping[str, str]):
+    """:func:`counters` as a mapping that works out a unit's counter when that unit is
+    asked (``get``, ``[]``, ``in``), and all of them only when they are gone through: a
+    listing's prompt looks up each of its words (most name no unit, as "the Soviet
+    player must allocate assault fire against 1 assault"), and printing all 108
+    counters to name none was 1.8 M instructions of a White Death 'pbem legal' (issue
+    35).  The same counters, in the same order, for the same units
+    (``tests/white_death/test_counters_asked.py``): a unit on the map, in full for its
+    own side, the referee and a revealed hex, else only the top counter of its side's
+    stack that is not an intrinsic garrison (Rule 4.C)."""
+
+    __slots__ = ("_all", "_got", "_phase", "_pos", "_side", "_stacks", "_udef")
+
+    def __init__(self, pos: Position, side: str | None, phase: str,
+                 stacks: Callable[[], Mapping[str, Sequence[str]]],
+                 udef: Callable[[str], UnitDef]) -> None:
+        self._pos, self._side, self._phase = pos, side, phase
+        self._stacks, self._udef = stacks, udef
+        self._all: dict[str, str] | None = None
+        #: each unit asked, its counter or None (a board asks the same units click after
+        #: click of the mapping it keeps)
+        self._got: dict[str, str | None] = {}
+
+    def _whole(self) -> dict[str, str]:
+        got = self._all
+        if got is None:
+            got = self._all = counters(self._pos, self._side, self._phase, self._stacks(),
+                                       self._udef)
+        return got
+
+    def get(self, unit: str, default: Any = None) -> Any:
+        if self._all is not None:
+            return self._all.get(unit, default)
+        got = self._got.get(unit, "")
+        if got == "":
+            got = self._got[unit] = self._one(unit)
+        return default if got is None else got
+
+    def _one(self, unit: str) -> str | None:
+        u = self._pos.units.get(unit)
+        if u is None:
+            return None
+        stack = self._stacks().get(u.loc)
+        if stack is None or unit not in stack:
+            return None  # off the map (a box): not on the board
+        udef = self._udef
+        d = udef(unit)
+        side = self._side
+        if not (side is None or side == d.side
+                or u.loc in _revealed(self._pos, side, self._phase)):
+            top = next((x for x in reversed(stack) if udef(x).side == d.side
+                        and "intrinsic" not in udef(x).type.flags), None)
+            if top != unit:
+                return None
+        return counter_text(unit, f"{d.type.key} ({d.div})", f"{unit} {u.strength}")
+
+    def __getitem__(self, unit: str) -> str:
+        got: str | None = self.get(unit)
+        if got is None:
+            raise KeyError(unit)
+        return got
+
+    def __contains__(self, unit: object) -> bool:
+        return isinstance(unit, str) and self.get(unit) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+
+class Drawn:
+    """The counters of the board last drawn for one state (:func:`board`), hex by hex,
+    for drawing its next view from the hexes the position changed since: a replay page
+    draws a view after each action, and walking the ~60 occupied hexes of the map for
+    each of a White Death campaign's 5,600 views, an action changing one or two of them,
+    was most of its board's cost (issue 35).  Held by the state beside the hexes changed
+    since (``WDState._drawn``, ``_touched``), never part of the position."""
+
+    __slots__ = ("bunkers", "hexes", "order", "pieces", "revealed", "side")
+
+    def __init__(self) -> None:
+        #: the viewer it was drawn for
+        self.side: str | None = None
+        self.revealed: set[str] = set()
+        self.bunkers: dict[str, int] = {}
+        #: each occupied hex's counters, and the hexes in the board's (sorted) order
+        self.hexes: dict[str, tuple[Piece, ...]] = {}
+        self.order: list[str] = []
+        #: every hex's counters in that order: the view's pieces
+        self.pieces: tuple[Piece, ...] = ()
 
 
 #: not empty once this process has written a position by hand (WDState.normal_body), or
@@ -173,7 +325,7 @@ class WDState(StepState[Position]):
         #: changed since (:meth:`_hex_changed`, ``_put``): None, unknown (nothing drawn
         #: yet, units changed hex outside ``_put``, the position changed from outside the
         #: rules: :meth:`_moved`), and the next board is drawn whole
-        self._drawn = view.Drawn()
+        self._drawn = Drawn()
         self._touched: set[str] | None = None
         # map-derived facts live in the catalog: a clone shares them (issue 13)
         self._static: dict[Any, Any] = cat.static
@@ -228,7 +380,7 @@ class WDState(StepState[Position]):
         new._neartok = {}
         new._stack = {}
         new._listing = {}
-        new._drawn = view.Drawn()
+        new._drawn = Drawn()
         new._touched = None
         new.forget_options()
         return new
@@ -636,20 +788,22 @@ class WDState(StepState[Position]):
         return int(self.pos.turn)
 
     def status_line(self, side: str | None) -> str:
-        return view.status_line(self.pos, self.last_turn, self.phase, side)
+        return status_line(self.pos, self.last_turn, self.phase, side)
 
     def counters(self, side: str | None) -> Mapping[str, str]:
-        # each unit's counter worked out when it is asked (view.Counters)
-        return view.Counters(self.pos, side, self.phase, self._by_hex, self.udef)
+        # each unit's counter worked out when it is asked (Counters)
+        return Counters(self.pos, side, self.phase, self._by_hex, self.udef)
 
     def _view(self, side: str | None) -> BoardView:
+        from engines.white_death import view
+
         # the phase found once for the status line and the board (a walk of the step
         # stack each; a replay page draws a view after each of its 1,160 actions)
         phase = self.phase
         # the hexes changed since the last board, and a log started afresh for the next
         drawn, changed, self._touched = self._drawn, self._touched, set()
         return view.board(self.pos, self.cat, side, title=f"White Death: {self.sc.title}",
-                          status=view.status_line(self.pos, self.last_turn, phase, side),
+                          status=status_line(self.pos, self.last_turn, phase, side),
                           phase=phase,
                           stacks=self._by_hex(), udef=self.udef,
                           zoc=ezoc(self, side) if side is not None else (),

@@ -1,4 +1,6 @@
-"""What a player sees (Rule 4.C, limited intelligence): the board and the status line.
+"""What a player sees (Rule 4.C, limited intelligence): the board, with the status line
+and the counters (those are :mod:`engines.white_death.state`'s, where a turn command
+that draws no board prints them without loading this module).
 
 Functions of the position, the catalog and the side that looks, not methods of the game:
 :class:`~engines.white_death.state.WDState` keeps only the framework's hooks
@@ -8,7 +10,7 @@ Functions of the position, the catalog and the side that looks, not methods of t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import partial
 from itertools import chain
@@ -18,14 +20,16 @@ from typing import TYPE_CHECKING, Any, cast
 from engines.white_death.base import other
 from engines.white_death.data import SIDES, Catalog, UnitDef
 from engines.white_death.position import Position
-from pbem.engine import counter_text
+from engines.white_death.state import SIDE_COLOR as SIDE_COLOR
+from engines.white_death.state import Counters as Counters
+from engines.white_death.state import Drawn, _revealed
+from engines.white_death.state import counters as counters
+from engines.white_death.state import status_line as status_line
 from pbem.memo import Memo
 
 if TYPE_CHECKING:  # the board's types load when a board is drawn (issue 35)
     from engines.hexkit.scenario import ScenarioSet
     from pbem.view import BoardView, Line, Piece
-
-SIDE_COLOR = {"soviet": "#c03030", "german": "#303030"}
 
 _RIVERS: dict[int, tuple[Line, ...]] = {}
 
@@ -41,127 +45,6 @@ def river_lines(data: ScenarioSet) -> tuple[Line, ...]:
             Line("river", tuple(str(h) for h in river["hexes"]), "#3a6fd0")
             for _, river in sorted(rivers.items()) if river.get("hexes"))
     return _RIVERS[id(data)]
-
-
-def status_line(pos: Position, last_turn: int, phase: str, side: str | None) -> str:
-    """Turn, weather, phase, MPs left, and the supply points ``side`` may know."""
-    # MPs left are public (the impulse screen); supply points are each side's own
-    # only the line asked for, without a generator joined: a click writes this line three
-    # times (its save's summary, its redraw's view and status), 19 K instructions each
-    points = pos.supply
-    if side == "soviet":
-        own = f"Soviet {points['soviet']}"
-    elif side == "german":
-        own = f"German {points['german']}, Velikiye Luki {points['vl']}"
-    elif side is None:  # SIDES' order
-        own = f"Soviet {points['soviet']} German {points['german']}, Velikiye Luki " \
-              f"{points['vl']}"
-    else:
-        own = ""
-    return (f"Turn {pos.turn}/{last_turn}, {pos.weather}; {pos.phasing} {phase}; MPs left "
-            f"Soviet {pos.mps['soviet']}, German {pos.mps['german']}; supply {own}")
-
-
-def _revealed(pos: Position, side: str | None, phase: str) -> set[str]:
-    """The hexes whose whole stacks ``side`` sees (Rule 4.C): an assault's barrage, fire
-    and advance show the assaulted hexes to the phasing side."""
-    return set(pos.assaults) if (side == pos.phasing and phase in (
-        "barrage", "defense", "assault", "advance")) else set()
-
-
-def counters(pos: Position, side: str | None, phase: str,
-             stacks: Mapping[str, Sequence[str]], udef: Callable[[str], UnitDef]
-             ) -> dict[str, str]:
-    """What :func:`board`'s pieces that ``side`` may identify print, by unit id, in the
-    board's order, without drawing the board (the default reads them off the view): a
-    listing and an action name their units by them, and the view's classes and the kit's
-    board builder need not load for that (issue 35)."""
-    revealed = _revealed(pos, side, phase)
-    out: dict[str, str] = {}
-    for h, uids in sorted(stacks.items()):
-        stack = list(reversed(uids))  # the last unit in is on top
-        for s in SIDES:
-            mine = [x for x in stack if udef(x).side == s]
-            if not (side is None or side == s or h in revealed):
-                mine = [x for x in mine if "intrinsic" not in udef(x).type.flags][:1]
-            for x in mine:
-                if x not in out:
-                    d = udef(x)
-                    out[x] = counter_text(x, f"{d.type.key} ({d.div})",
-                                          f"{x} {pos.units[x].strength}")
-    return out
-
-
-class Counters(Mapping[str, str]):
-    """:func:`counters` as a mapping that works out a unit's counter when that unit is
-    asked (``get``, ``[]``, ``in``), and all of them only when they are gone through: a
-    listing's prompt looks up each of its words (most name no unit, as "the Soviet
-    player must allocate assault fire against 1 assault"), and printing all 108
-    counters to name none was 1.8 M instructions of a White Death 'pbem legal' (issue
-    35).  The same counters, in the same order, for the same units
-    (``tests/white_death/test_counters_asked.py``): a unit on the map, in full for its
-    own side, the referee and a revealed hex, else only the top counter of its side's
-    stack that is not an intrinsic garrison (Rule 4.C)."""
-
-    __slots__ = ("_all", "_got", "_phase", "_pos", "_side", "_stacks", "_udef")
-
-    def __init__(self, pos: Position, side: str | None, phase: str,
-                 stacks: Callable[[], Mapping[str, Sequence[str]]],
-                 udef: Callable[[str], UnitDef]) -> None:
-        self._pos, self._side, self._phase = pos, side, phase
-        self._stacks, self._udef = stacks, udef
-        self._all: dict[str, str] | None = None
-        #: each unit asked, its counter or None (a board asks the same units click after
-        #: click of the mapping it keeps)
-        self._got: dict[str, str | None] = {}
-
-    def _whole(self) -> dict[str, str]:
-        got = self._all
-        if got is None:
-            got = self._all = counters(self._pos, self._side, self._phase, self._stacks(),
-                                       self._udef)
-        return got
-
-    def get(self, unit: str, default: Any = None) -> Any:
-        if self._all is not None:
-            return self._all.get(unit, default)
-        got = self._got.get(unit, "")
-        if got == "":
-            got = self._got[unit] = self._one(unit)
-        return default if got is None else got
-
-    def _one(self, unit: str) -> str | None:
-        u = self._pos.units.get(unit)
-        if u is None:
-            return None
-        stack = self._stacks().get(u.loc)
-        if stack is None or unit not in stack:
-            return None  # off the map (a box): not on the board
-        udef = self._udef
-        d = udef(unit)
-        side = self._side
-        if not (side is None or side == d.side
-                or u.loc in _revealed(self._pos, side, self._phase)):
-            top = next((x for x in reversed(stack) if udef(x).side == d.side
-                        and "intrinsic" not in udef(x).type.flags), None)
-            if top != unit:
-                return None
-        return counter_text(unit, f"{d.type.key} ({d.div})", f"{unit} {u.strength}")
-
-    def __getitem__(self, unit: str) -> str:
-        got: str | None = self.get(unit)
-        if got is None:
-            raise KeyError(unit)
-        return got
-
-    def __contains__(self, unit: object) -> bool:
-        return isinstance(unit, str) and self.get(unit) is not None
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._whole())
-
-    def __len__(self) -> int:
-        return len(self._whole())
 
 
 def _hex_pieces(pos: Position, h: str, uids: Sequence[str], side: str | None,
@@ -300,28 +183,6 @@ def _redraw(pos: Position, side: str | None, stacks: Mapping[str, Sequence[str]]
             del hexes[h]
             order.remove(h)
     drawn.pieces = tuple(chain.from_iterable(map(hexes.__getitem__, order)))
-
-
-class Drawn:
-    """The counters of the board last drawn for one state (:func:`board`), hex by hex,
-    for drawing its next view from the hexes the position changed since: a replay page
-    draws a view after each action, and walking the ~60 occupied hexes of the map for
-    each of a White Death campaign's 5,600 views, an action changing one or two of them,
-    was most of its board's cost (issue 35).  Held by the state beside the hexes changed
-    since (``WDState._drawn``, ``_touched``), never part of the position."""
-
-    __slots__ = ("bunkers", "hexes", "order", "pieces", "revealed", "side")
-
-    def __init__(self) -> None:
-        #: the viewer it was drawn for
-        self.side: str | None = None
-        self.revealed: set[str] = set()
-        self.bunkers: dict[str, int] = {}
-        #: each occupied hex's counters, and the hexes in the board's (sorted) order
-        self.hexes: dict[str, tuple[Piece, ...]] = {}
-        self.order: list[str] = []
-        #: every hex's counters in that order: the view's pieces
-        self.pieces: tuple[Piece, ...] = ()
 
 
 def board(pos: Position, cat: Catalog, side: str | None, *, title: str, status: str,

@@ -7,12 +7,14 @@ frozen, and a company's battalion size counted as before (Rule 4.A)."""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 
 import pytest
 
 from engines.white_death import WhiteDeath
 from engines.white_death.data import (
+    Catalog,
     Cost,
     Group,
     Objective,
@@ -48,10 +50,18 @@ def test_the_types_and_units_are_made_without_their_classes_init(
     assert len(cat.types) > 30 and len(cat.units) > 100
     for r in records:
         cls = type(r)
-        fields = {f.name: getattr(r, f.name) for f in dataclasses.fields(r)}
+        fields = {name: getattr(r, name) for name in r._fields}
         assert set(vars(r)) == set(fields)
         own = cls(**fields)
         assert r == own and repr(r) == repr(own)
+        # as the frozen dataclass of the same fields, which each record class was
+        plain = dataclasses.make_dataclass(cls.__name__, list(fields), frozen=True)(**fields)
+        assert repr(r) == repr(plain) and r != plain
+        try:
+            assert hash(r) == hash(plain)
+        except TypeError:
+            with pytest.raises(TypeError):
+                hash(plain)
         try:
             assert hash(r) == hash(own)
         except TypeError:  # a record holding a dict (an objective's points) has no hash
@@ -59,6 +69,14 @@ def test_the_types_and_units_are_made_without_their_classes_init(
                 hash(own)
         with pytest.raises(dataclasses.FrozenInstanceError):
             object.__getattribute__(r, "__setattr__")("side", "x")
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            del r.side  # type: ignore[attr-defined]
+    # the catalog likewise, but for what is worked out from it (its map's facts, its memo)
+    fields = {name: getattr(cat, name) for name in cat._fields}
+    again = Catalog(**fields)
+    assert cat == again and repr(cat) == repr(again) and again.static is not cat.static
+    plain = dataclasses.make_dataclass("Catalog", list(fields), frozen=True)(**fields)
+    assert repr(cat) == repr(plain) and copy.copy(cat) is cat
     # Rule 4.A: every company names its battalion and how many companies it has
     companies = [d for d in cat.units.values() if d.battalion]
     for d in cat.units.values():

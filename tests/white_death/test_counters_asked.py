@@ -1,6 +1,6 @@
 """A White Death position's counters (how a prompt, a listing and a file's events name
 its units) are worked out unit by unit as they are asked
-(``engines.white_death.view.Counters``), and all of them only when they are gone through
+(``engines.white_death.state.Counters``), and all of them only when they are gone through
 (issue 35): printing all 108 counters for a prompt that names no unit was 1.8 M
 instructions of 'pbem legal'.  Asked one by one they must be the whole table's, for
 every side and the referee, for every unit (on the map, in a box, hidden in an enemy
@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from engines.white_death import ENGINE, view
+from engines.white_death import ENGINE
+from engines.white_death import state as state_module
 from engines.white_death.state import WDState
 from pbem.naming import prompt_named
 from pbem.testing import Chooser
@@ -23,7 +24,7 @@ NOT_UNITS = ("", "the", "Soviet", "soviet", "3901", "(now", "NoSuch/1", "1188/35
 
 
 def _whole(state: WDState, side: str | None) -> dict[str, str]:
-    return view.counters(state.pos, side, state.phase, state._by_hex(), state.udef)
+    return state_module.counters(state.pos, side, state.phase, state._by_hex(), state.udef)
 
 
 @pytest.mark.parametrize(("scenario", "seed", "steps"), [
@@ -61,13 +62,13 @@ def test_a_prompt_naming_no_unit_prints_no_counter(monkeypatch: pytest.MonkeyPat
     whole = _whole(state, "soviet")
     unit = next(iter(whole))
     printed: list[str | None] = []
-    plain = view.counters
+    plain = state_module.counters
 
     def counted(*args: object) -> dict[str, str]:
         printed.append(args[1])  # type: ignore[arg-type]
         return plain(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(view, "counters", counted)
+    monkeypatch.setattr(state_module, "counters", counted)
     sides = ENGINE.sides
     prompt = "the Soviet player must allocate assault fire against 1 assault (now at 3901)"
     assert prompt_named(prompt, state.counters("soviet"), sides) == prompt

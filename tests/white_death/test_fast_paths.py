@@ -8,6 +8,7 @@ random games on the shipped map, so a key left incomplete shows up as a differen
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,6 +24,7 @@ from engines.white_death.movement import rail_destinations, stacks_near
 from engines.white_death.notation import act
 from engines.white_death.state import WDState
 from engines.white_death.supply import (
+    _Traces,
     _traces,
     art_supplied_at,
     enemy_facts,
@@ -34,7 +36,7 @@ from engines.white_death.supply import (
 from engines.white_death.terrain import SUPPLY_ROADS, Terrain
 from pbem.engine import Action
 from pbem.errors import IllegalAction
-from pbem.testing import Chooser
+from pbem.testing import Chooser, fresh_run
 
 from .conftest import decisions
 
@@ -169,6 +171,58 @@ def test_a_trace_searches_from_the_hex_asked() -> None:
     for n in state.map.neighbors(h):
         traced(state, side, n)
     assert len(t._joined) + len(t._cut) < met + 7 * 6
+
+
+def _reaches_by_heap(t: _Traces, h: str) -> bool:
+    """Rule 15.C's search as it was written with heapq."""
+    if h in t._blocked:
+        return False
+    if h in t._joined:
+        return True
+    if h in t._cut:
+        return False
+    met, todo = {h}, [(t._guide(h), h)]
+    while todo:
+        _, j = heapq.heappop(todo)
+        if j in t._edge or j in t._joined:
+            t._joined.update(met)
+            return True
+        if j in t._cut:
+            t._cut.update(met)
+            return False
+        for k in t._nbrs(j):
+            if k not in met and k not in t._blocked:
+                met.add(k)
+                heapq.heappush(todo, (t._guide(k), k))
+    t._cut.update(met)
+    return False
+
+
+def test_a_trace_meets_the_hexes_a_heap_would_without_loading_heapq() -> None:
+    """Rule 15.C's search takes the hexes nearest a friendly border first, the least id
+    of those first, as a heap of (distance, hex) did: the same answers and the same
+    hexes known joined or cut off after every search, along seeded games, every hex
+    asked; and a fresh process's trace loads no heapq (issue 35: 0.7 M instructions of
+    an act or receive whose fire checks a unit's isolation)."""
+    asked = cut_off = 0
+    for state in _walk("second-relief", 5, 240)[::10]:
+        for side in ("soviet", "german"):
+            mine, theirs = _Traces(state, side), _Traces(state, side)
+            ids = state.map.ids
+            for h in ids[len(ids) // 3:] + ids[:len(ids) // 3][::-1]:
+                want = _reaches_by_heap(theirs, h)
+                assert mine.reaches(h) == want, (side, h)
+                assert (mine._joined, mine._cut) == (theirs._joined, theirs._cut), h
+                asked += 1
+                cut_off += not want and h not in mine._blocked
+    assert asked > 1000 and cut_off > 0
+    probe = ("import sys\nfrom engines.white_death import ENGINE\n"
+             "from engines.white_death.supply import _traces, traced\n"
+             "s = ENGINE.new_state('purkayev', ENGINE.resolve_options({}))\n"
+             "for h in ('2010', '3902'):\n    traced(s, 'german', h)\n"
+             "t = _traces(s, 'german')\n"
+             "print(len(t._joined) + len(t._cut) > 0, 'heapq' in sys.modules)\n")
+    assert fresh_run(probe) == ["True False"]
 
 
 def _moves() -> Iterator[tuple[WDState, Action, WDState]]:
