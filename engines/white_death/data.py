@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping
-from dataclasses import FrozenInstanceError
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.scenario import Doc, ScenarioSet
 from engines.hexkit.shared import Shared
 from engines.white_death.position import MP_TICKS, Q, q
 from pbem.errors import ScenarioError
+from pbem.grammar import Frozen
 from pbem.memo import Memo
 
 SIDES = ("soviet", "german")
@@ -71,45 +71,12 @@ def ticks(value: Q) -> int:
     return t
 
 
-class _Record:
-    """A record of the charts or the order of battle, as ``@dataclass(frozen=True)``
-    makes one: equal to a record of its class with equal fields (``_fields``, in order),
-    hashed and printed by them, and never changed.  Written out rather than made by
-    dataclasses: every turn command imports this module, and making its seven record
-    classes and the catalog's was about 2 M instructions of each act, receive and legal
-    (issue 35).  tests/white_death/test_catalog_records.py holds them to the frozen
-    dataclass's ways."""
-
-    _fields: ClassVar[tuple[str, ...]] = ()
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self._fields])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return f"{type(self).__qualname__}(" + ", ".join(
-            f"{name}={getattr(self, name)!r}" for name in self._fields) + ")"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
-class Cost(_Record):
+class Cost(Frozen):
     """Movement cost of a terrain for one mobility: to enter, to leave (creek/river), in
     ticks (:data:`~engines.white_death.position.MP_TICKS` a movement point: the chart's
     1/2 MP is 3), so that a move adds and compares ints."""
 
-    _fields = ("enter", "leave")
+    __match_args__ = ("enter", "leave")
     enter: int | None  # None: prohibited (P)
     leave: int
 
@@ -121,11 +88,11 @@ class Cost(_Record):
 _NO_LEAVE = 0
 
 
-class UnitType(_Record):
+class UnitType(Frozen):
     """A unit type as its counter and the Unit Identification Chart give it (Rule 2):
     class, combat and antitank factors, morale, mobility and size."""
 
-    _fields = ("key", "cls", "cf", "cf_defensive_only", "atf", "morale", "mob", "size",
+    __match_args__ = ("key", "cls", "cf", "cf_defensive_only", "atf", "morale", "mob", "size",
                "defense", "range", "barrage", "support", "flags")
     key: str
     cls: str  # P, L, H, A
@@ -174,11 +141,11 @@ GARRISON_TYPE = UnitType("intrinsic-garrison", "P", (4, 1), False, (0, 1), 3, "l
                          flags=frozenset({"intrinsic"}))
 
 
-class UnitDef(_Record):
+class UnitDef(Frozen):
     """One unit of the order of battle (Rule 2): its side, type, division and full
     strength."""
 
-    _fields = ("uid", "side", "type", "div", "strength", "battalion", "companies")
+    __match_args__ = ("uid", "side", "type", "div", "strength", "battalion", "companies")
     uid: str
     side: str
     type: UnitType
@@ -195,10 +162,10 @@ class UnitDef(_Record):
                              battalion=battalion, companies=companies)
 
 
-class Group(_Record):
+class Group(Frozen):
     """Units placed together near a place or area (a setup or an opening group)."""
 
-    _fields = ("side", "units", "near", "within", "garrison")
+    __match_args__ = ("side", "units", "near", "within", "garrison")
     side: str
     units: tuple[str, ...]
     near: str
@@ -211,10 +178,10 @@ class Group(_Record):
                              garrison=garrison)
 
 
-class Reinforcement(_Record):
+class Reinforcement(Frozen):
     """Units that enter on a turn through an area (Rule 17)."""
 
-    _fields = ("turn", "side", "units", "area")
+    __match_args__ = ("turn", "side", "units", "area")
     turn: int
     side: str
     units: tuple[str, ...]
@@ -224,10 +191,10 @@ class Reinforcement(_Record):
         self.__dict__.update(turn=turn, side=side, units=units, area=area)
 
 
-class Objective(_Record):
+class Objective(Frozen):
     """A place and the victory points it scores for the side holding it, by side."""
 
-    _fields = ("place", "points")
+    __match_args__ = ("place", "points")
     place: str
     points: Mapping[str, int]
 
@@ -235,11 +202,11 @@ class Objective(_Record):
         self.__dict__.update(place=place, points=points)
 
 
-class ScenarioDef(_Record):
+class ScenarioDef(Frozen):
     """A scenario or the campaign: its turns, setup groups, reduced units, objectives,
     whether it has an opening and whether the players set up their own units."""
 
-    _fields = ("id", "title", "turns", "groups", "reduced", "objectives", "opening",
+    __match_args__ = ("id", "title", "turns", "groups", "reduced", "objectives", "opening",
                "player_setup", "file")
     id: str
     title: str
@@ -373,12 +340,12 @@ _TABLE_FIELDS = ("movement", "lake", "defense", "columns", "conventional", "anti
                  "barrage_afv", "weather", "points_per_sp")
 
 
-class Catalog(Shared, _Record):
+class Catalog(Shared, Frozen):
     """All of White Death's data, checked; shared (not copied) by every state.  A record
-    as the others (:class:`_Record`): compared, hashed and printed by its fields but for
+    as the others (:class:`pbem.grammar.Frozen`): compared, hashed and printed by its fields but for
     ``static`` and ``memo``, which are what is worked out from it."""
 
-    _fields = ("data", "tables", "types", "units", "names", "supply", "replacements",
+    __match_args__ = ("data", "tables", "types", "units", "names", "supply", "replacements",
                "rail_sp", "bunkers", "reinforcements", "opening", "scenarios",
                "flieger_turn", "flieger_single", "flieger_division", "flieger_area",
                "soviet_answer", "extra")

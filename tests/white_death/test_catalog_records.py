@@ -50,7 +50,7 @@ def test_the_types_and_units_are_made_without_their_classes_init(
     assert len(cat.types) > 30 and len(cat.units) > 100
     for r in records:
         cls = type(r)
-        fields = {name: getattr(r, name) for name in r._fields}
+        fields = {name: getattr(r, name) for name in r.__match_args__}
         assert set(vars(r)) == set(fields)
         own = cls(**fields)
         assert r == own and repr(r) == repr(own)
@@ -72,7 +72,7 @@ def test_the_types_and_units_are_made_without_their_classes_init(
         with pytest.raises(dataclasses.FrozenInstanceError):
             del r.side  # type: ignore[attr-defined]
     # the catalog likewise, but for what is worked out from it (its map's facts, its memo)
-    fields = {name: getattr(cat, name) for name in cat._fields}
+    fields = {name: getattr(cat, name) for name in cat.__match_args__}
     again = Catalog(**fields)
     assert cat == again and repr(cat) == repr(again) and again.static is not cat.static
     plain = dataclasses.make_dataclass("Catalog", list(fields), frozen=True)(**fields)
