@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
 from engines.backhand.position import BOXES
+from engines.hexkit.facts import take_nearest
 from pbem.engine import Event
 
 if TYPE_CHECKING:
@@ -110,18 +111,11 @@ def _path_to_source(s: BBState, h: str, passable: Callable[[str], bool]
     toward = _toward_sources(s)
     parent: dict[str, str] = {h: h}
     # the frontier's hexes by how far each is from the sources' columns, taken as a heap
-    # of (that, hex) pairs gives them, the least first: the same hexes in the same order,
-    # so the same path, without heapq, whose C module's load was a million instructions
-    # of an act placing reinforcements (issue 35); a hex joins the frontier once
+    # of (that, hex) pairs gives them (take_nearest): the same hexes in the same order,
+    # so the same path; a hex joins the frontier once
     frontier: dict[int, list[str]] = {toward(h): [h]}
     while frontier:
-        low = min(frontier)
-        bucket = frontier[low]
-        x = min(bucket)
-        if len(bucket) == 1:
-            del frontier[low]
-        else:
-            bucket.remove(x)
+        x = take_nearest(frontier)
         for n in nbrs[x]:
             if n in parent or not passable(n):
                 continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
-from engines.hexkit.facts import BoardFacts, Placed, RegionFlood, ZocRule
+from engines.hexkit.facts import BoardFacts, Placed, RegionFlood, ZocRule, take_nearest
 from engines.white_death import rules
 from engines.white_death.base import DieArgs, other
 from engines.white_death.data import SIDES
@@ -236,19 +236,11 @@ class _Traces:
         edge, nbrs, guide = self._edge, self._nbrs, self._guide
         met = {h}
         # the frontier's hexes by how far each is from a friendly border, the least first
-        # and of those the least id: the order a heap of (that, hex) pairs gives them (ids
-        # are unique), without heapq, whose load (its C module's with it) was 0.7 M
-        # instructions of every act and receive whose fire checks isolation (issue 35)
+        # and of those the least id (take_nearest: a heap's order, without heapq)
         todo: dict[int, list[str]] = {guide(h): [h]}
         add = met.add
         while todo:
-            low = min(todo)
-            bucket = todo[low]
-            j = min(bucket)
-            if len(bucket) == 1:
-                del todo[low]
-            else:
-                bucket.remove(j)
+            j = take_nearest(todo)
             if j in edge or j in joined:
                 joined.update(met)
                 return True
