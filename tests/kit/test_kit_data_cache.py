@@ -654,8 +654,23 @@ def test_a_kept_set_reads_each_scenarios_head_without_its_whole_file(
             assert "data" in damaged.__dict__
 
 
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the tables whose typed view (the check a table passes) is made, in
+    order, while the test runs."""
+    names: list[str] = []
+    real_typed = scenario.typed
+
+    def counting(table: Any) -> Any:
+        names.append(table.name)
+        return real_typed(table)
+
+    monkeypatch.setattr(scenario, "typed", counting)
+    return names
+
+
 def test_a_set_whose_tables_were_checked_makes_no_typed_view_again(
-        data_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        data_cache: Path, tmp_path: Path, made: list[str]) -> None:
     """Issue 35: a load checks every table by making its typed view (a CRT's odds
     columns); the set's kept entry then says so, and a later load of the same files by
     the same kit makes none (Backhand Blow made its CRT, and loaded the odds module, at
@@ -663,14 +678,6 @@ def test_a_set_whose_tables_were_checked_makes_no_typed_view_again(
     edited into a bad one is refused again, load after load, and never said checked."""
     copy = tmp_path / "tiny"
     shutil.copytree(TINY, copy)
-    made: list[str] = []
-    real_typed = scenario.typed
-
-    def counting(table: Any) -> Any:
-        made.append(table.name)
-        return real_typed(table)
-
-    monkeypatch.setattr(scenario, "typed", counting)
     first = load_scenario_path(copy)
     assert made and first.tables
     made.clear()
@@ -690,19 +697,11 @@ def test_a_set_whose_tables_were_checked_makes_no_typed_view_again(
 @pytest.mark.parametrize("engine_id", ["white-death", "for-the-motherland", "backhand-blow",
                                        "48th-panzer-korps", "mortain"])
 def test_a_checked_set_makes_every_table_as_its_first_load(
-        engine_id: str, data_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        engine_id: str, data_cache: Path, made: list[str]) -> None:
     """Issue 35: a load whose kept entry says its tables were checked makes each one
     without the checks it passed (scenario.parse_table); every table of every shipped
     game, its columns, rows in order, stand-in, place and extra keys, is the one the
     first load made and checked."""
-    made: list[str] = []
-    real_typed = scenario.typed
-
-    def counting(table: Any) -> Any:
-        made.append(table.name)
-        return real_typed(table)
-
-    monkeypatch.setattr(scenario, "typed", counting)
     root = files("scenarios") / engine_id
     first = load_scenario_path(root, label=engine_id)
     checked = len(made)
