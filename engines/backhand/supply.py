@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from engines.backhand.data import zoc_hexes
 from engines.backhand.position import OFF, other
 from engines.hexkit.facts import BoardFacts, RegionFlood
+from engines.hexkit.geometry import DIRECTIONS, cube_to_offset, offset_to_cube
 from engines.hexkit.hexmap import HexMap
 from pbem.memo import Memo
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Iterable, Mapping
 
     from engines.backhand.data import Data
     from engines.backhand.state import BBState
-
-#: a hex as a search keeps it: its map index, or its id
-_T = TypeVar("_T", int, str)
 
 def supply_sources(s: BBState, side: str) -> frozenset[str]:
     return s.data.soviet_supply if side == "soviet" else s.data.german_supply
@@ -26,95 +24,129 @@ def supply_sources(s: BBState, side: str) -> frozenset[str]:
 
 def in_supply(s: BBState, h: str, side: str) -> bool:
     """7.0 with the series trace (stand-in): a path of any length to a source, not
-    through enemy units or an EZOC a friendly unit does not occupy."""
-    f = s.facts()  # asked for every unit of a listing: the facts looked up once
-    if h in f.stacks(other(side)):
-        return False
-    if h in supply_sources(s, side):
-        return True
+    through enemy units or an EZOC a friendly unit does not occupy.  ``h`` itself need
+    not be passable: a hex next to the net is in supply (the trace starts from it)."""
+    return _supplied(s, side)(h)
+
+
+def _supplied(s: BBState, side: str) -> Callable[[str], bool]:
+    """:func:`in_supply` of ``side`` for the placement now, kept with its board facts:
+    asked for every unit of a listing, and of every unit at once by a turn's supply
+    check (4.2 I.D)."""
+    f = s.facts()
     last = _LAST_TRACE.get(side)
-    if last is None or last[0] is not f:
-        blocked = floods(s.data).supply_blocked(f, side)
-        known = _DECIDED.get((side, blocked), dict)
-        last = _LAST_TRACE[side] = (f, blocked, known)
-    return _joined(s, h, side, last[1], last[2])
-
-
-#: the hexes a supply search has decided, by the side and the hexes its supply may not
-#: enter (all it reads of the placement): joined to a source or not (a free hex is
-#: joined to a source exactly when every free hex it is joined to is)
-_DECIDED: Memo[tuple[str, frozenset[str]], dict[str, bool]] = Memo(64)
-_LAST_TRACE: dict[str, tuple[BoardFacts, frozenset[str], dict[str, bool]]] = {}
-
-
-def _nearest(frontier: dict[int, list[_T]]) -> _T:
-    """A hex of the least distance in a search's frontier (hexes met by their distance
-    from the sources), taken out of it: a list for each distance met, not heapq, whose
-    load was 0.7 M instructions of a receive (issue 35)."""
-    low = min(frontier)
-    bucket = frontier[low]
-    x = bucket.pop()
-    if not bucket:
-        del frontier[low]
-    return x
-
-
-def _joined(s: BBState, h: str, side: str, blocked: frozenset[str],
-            known: dict[str, bool]) -> bool:
-    """Whether a search from ``h`` through free hexes reaches a free source: what the
-    supply net asks (``h`` in the net, or next to it), but searched from the unit and
-    stopped at the first source or hex already decided, where the net floods the whole
-    map (issue 35: the units of a side are mostly joined to a source by their
-    neighbours' searches).  A hex the search leaves undecided is one whose search ran
-    from a blocked start (its free neighbours need not be joined to one another)."""
-    if h in known:
-        return known[h]
+    if last is not None and last[0] is f:
+        return last[1]
     d = s.data
-    sources = supply_sources(s, side)
-    # the neighbours off the map's own tables (made for the ZOC that ``blocked`` holds),
-    # not Data.nbrs: its sorted tuple is made a hex at a time, a Python call for each of
-    # the ~800 hexes the searches of a turn's supply check (4.2 I.D) meet (issue 35); a
-    # search's order of neighbours changes which hexes it meets, not what it answers
-    ids, index, rows = d.map.ids, d.map.index, d.map.neighbor_rows
-    # the hex nearest the sources' columns first: a unit's search runs toward the
-    # sources rather than around it (issue 35); the answer is the same in any order
-    columns = _source_columns(d, side)
-    # one column (a map edge: both sides' sources here): a hex's distance from it is its
-    # own column's, the digits its number starts with (Data.axial's q of a map hex),
-    # worked out in the loop rather than by two calls a hex met (issue 35)
-    column = columns[0] if len(columns) == 1 else None
-    cd = d.map.grid.numbering.col_digits
-    toward = _toward_sources(d, side)
-    get_known = known.get
-    # the hexes met and not yet searched from, each its map index, by their distance
-    # from the sources' columns, the nearest taken first (:func:`_nearest`); which of
-    # the nearest is taken first changes which hexes are met, not the answer
-    frontier: dict[int, list[int]] = {0: [index[h]]}
-    seen = [h]
-    visited = {h}
-    found = False
-    while frontier and not found:
-        for j in rows[_nearest(frontier)]:
-            n = ids[j]
-            if n in visited or n in blocked:
-                continue
-            was = get_known(n)
-            if was is False:
-                continue  # a part of the map joined to no source: nothing to find there
-            if was or n in sources:
-                found = True
-                break
-            visited.add(n)
-            seen.append(n)
-            far = abs(int(n[:cd]) - column) if column is not None else toward(n)
-            frontier.setdefault(far, []).append(j)
-    if not found or h not in blocked:
-        # exhausted: every free hex met is cut off; found from a free start: every hex
-        # met is joined to the start, and so to the source
-        for x in seen:
-            if x not in blocked:
-                known[x] = found
-    return found
+    blocked = floods(d).supply_blocked(f, side)
+    net = _NET_BITS.get((side, blocked), lambda: _net_bits(d, side, blocked))
+    enemy, sources = f.stacks(other(side)), supply_sources(s, side)
+    index, rows = d.map.index, d.map.neighbor_rows
+
+    def supplied(h: str) -> bool:
+        if h in enemy:
+            return False
+        if h in sources:
+            return True
+        i = index[h]
+        # a passable hex is in the net exactly when a neighbour is (or it is a source);
+        # a blocked one never is, and is in supply when a neighbour is in the net
+        return bool(net >> i & 1) or any(net >> j & 1 for j in rows[i])
+
+    _LAST_TRACE[side] = (f, supplied)
+    return supplied
+
+
+#: the supply net as bits (:func:`_net_bits`) by the side and the hexes its supply may
+#: not enter (all it reads of the placement)
+_NET_BITS: Memo[tuple[str, frozenset[str]], int] = Memo(64)
+#: the last answer for each side, with the board facts it was for
+_LAST_TRACE: dict[str, tuple[BoardFacts, Callable[[str], bool]]] = {}
+
+
+class _Grid:
+    """Backhand Blow's map as bits of one int, bit ``i`` its hex of index ``i``: the
+    map is its numbering grid's whole rectangle, so the index runs down each column
+    (``tall`` hexes) and on to the next.  A hex's neighbours are the two above and
+    below it in its column, and in each column beside it the hex of its row and the one
+    above (``up``: the hexes of the columns of one parity, but those at a column's head)
+    or below (``down``: the other parity's, but those at a column's foot)."""
+
+    __slots__ = ("down", "every", "feet", "heads", "tall", "up")
+
+    def __init__(self, m: HexMap) -> None:
+        g = m.grid
+        (c0, c1), (r0, r1) = g.cols, g.rows
+        self.tall, wide = r1 - r0 + 1, c1 - c0 + 1
+        if len(m.ids) != self.tall * wide:
+            raise ValueError(f"map {m.title!r} is not its grid's whole rectangle")
+        self.every = (1 << len(m.ids)) - 1
+        column = (1 << self.tall) - 1
+        self.heads = self.every // column  # a bit at the head of each column
+        self.feet = self.heads << (self.tall - 1)
+        pair = (1 << 2 * self.tall) - 1
+        first = ((1 << 2 * self.tall * ((wide + 1) // 2)) - 1) // pair * column
+        self.up = self.down = 0
+        for p, cols in ((c0 & 1, first), (~c0 & 1, self.every & ~first)):
+            c, r = c0 + 2 + p - (c0 & 1), r0 + 1  # a column of parity p, inside the grid
+            here = offset_to_cube(g.parity, c, r)
+            steps = set()
+            for d in DIRECTIONS:
+                nc, nr = cube_to_offset(g.parity, here + d)
+                steps.add((nc - c, nr - r))
+            if steps == {(0, -1), (0, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)}:
+                self.up |= cols & ~self.heads
+            elif steps == {(0, -1), (0, 1), (-1, 0), (1, 0), (-1, 1), (1, 1)}:
+                self.down |= cols & ~self.feet
+            else:
+                raise ValueError(f"map {m.title!r} is not in offset columns")
+
+    def flood(self, reach: int, free: int) -> int:
+        """The hexes of ``free`` joined to ``reach`` by hexes of ``free``, and
+        ``reach``: grown a ring at a time, each ring a few operations on the whole map's
+        int."""
+        up, down, tall = self.up, self.down, self.tall
+        # the free hexes a hex reaches from the one above or below it in its column: a
+        # column's head or foot is no neighbour of the next column's foot or head
+        from_above, from_below = free & ~self.heads, free & ~self.feet
+        while True:
+            # reach, and the hexes above or below those that the columns beside see as
+            # beside them in a row
+            side = reach | (reach & up) >> 1 | (reach & down) << 1
+            grown = (reach | reach << 1 & from_above | reach >> 1 & from_below
+                     | (side << tall | side >> tall) & free)
+            if grown == reach:
+                return reach
+            reach = grown
+
+
+@functools.cache
+def _grid(d: Data) -> _Grid:
+    return _Grid(d.map)
+
+
+def _net_bits(d: Data, side: str, blocked: frozenset[str]) -> int:
+    """The passable hexes joined to a passable source as bits (:class:`_Grid`): one
+    flood of the map's int a side, where a search from each unit in Python was 9 M
+    instructions of a turn's supply check (4.2 I.D, issue 35)."""
+    grid = _grid(d)
+    free = grid.every ^ _bits(d, blocked)
+    return grid.flood(free & _sources_bits(d, side), free)
+
+
+def _bits(d: Data, hexes: Iterable[str]) -> int:
+    """``hexes`` as bits of the map (:class:`_Grid`): written as the digits of a binary
+    number, bit ``i`` the ``i``-th digit from the end, and read as one by ``int`` in C,
+    not or-ed in a bit at a time (a new int of up to 2,091 bits for each hex)."""
+    digits = bytearray(b"0") * len(d.map.ids)
+    for i in map(d.map.index.__getitem__, hexes):
+        digits[~i] = 49  # "1"
+    return int(digits, 2)
+
+
+@functools.cache
+def _sources_bits(d: Data, side: str) -> int:
+    return _bits(d, d.soviet_supply if side == "soviet" else d.german_supply)
 
 
 def supply_net(s: BBState, side: str) -> Mapping[str, int]:
@@ -128,6 +160,18 @@ def clear_region(s: BBState, side: str) -> Mapping[str, int]:
     """15.1 (1): hexes joined to a friendly source by hexes free of enemy units and
     EZOCs (a friendly unit does not negate an EZOC here)."""
     return _net(s, s.facts(), "clear", side)
+
+
+def _nearest(frontier: dict[int, list[str]]) -> str:
+    """A hex of the least distance in a search's frontier (hexes met by their distance
+    from the sources), taken out of it: a list for each distance met, not heapq, whose
+    load was 0.7 M instructions of a receive (issue 35)."""
+    low = min(frontier)
+    bucket = frontier[low]
+    x = bucket.pop()
+    if not bucket:
+        del frontier[low]
+    return x
 
 
 def in_clear_region(s: BBState, side: str, h: str) -> bool:
@@ -144,7 +188,6 @@ def in_clear_region(s: BBState, side: str, h: str) -> bool:
         return True
     toward, nbrs = _toward_sources(s.data, side), s.data.nbrs
     # the hexes to search from by their distance from the sources, the nearest first
-    # (:func:`_joined`'s frontier)
     frontier: dict[int, list[str]] = {0: [h]}
     seen = {h}
     while frontier:
@@ -160,8 +203,8 @@ def in_clear_region(s: BBState, side: str, h: str) -> bool:
 
 def _toward_sources(d: Data, side: str) -> Callable[[str], int]:
     """How far a hex is from the columns of ``side``'s sources (the map edges a side's
-    supply is traced to, 7.0): the order :func:`in_clear_region` and :func:`_joined`
-    search in, the hex nearest first; any order gives the same answer."""
+    supply is traced to, 7.0): the order :func:`in_clear_region`
+    searches in, the hex nearest first; any order gives the same answer."""
     columns = _source_columns(d, side)
     axial = d.axial
     if len(columns) == 1:  # a map edge (both sides' here): no generator a hex
@@ -289,10 +332,11 @@ def check_supply(s: BBState) -> tuple[str, ...]:
     """4.2 I.D: mark every unit on the map In or Out Of Supply (7.0), counting the turns
     in a row it has been out; the units that roll for attrition, by id (not the
     stationary Verfuegungskraefte and Uprising Forces)."""
+    supplied = {side: _supplied(s, side) for side in ("german", "soviet")}
     for u, x in sorted(s.pos.units.items()):
         if x.at in OFF:
             continue
-        oos = not in_supply(s, x.at, s.side_of(u))
+        oos = not supplied[s.side_of(u)](x.at)
         x.oos_turns = x.oos_turns + 1 if (oos and x.oos) else (1 if oos else 0)
         x.oos = oos
     return tuple(u for u, x in sorted(s.pos.units.items())

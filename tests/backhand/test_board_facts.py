@@ -264,18 +264,79 @@ def test_15_1_a_hex_is_in_the_clear_region_exactly_when_the_flood_says() -> None
         assert asked > 5000 and outside > 1000, (asked, outside)
 
 
-def test_7_0_a_units_supply_is_searched_toward_the_sources() -> None:
-    """Issue 35: a unit's supply (7.0) is searched from its hex toward the nearest
-    source, not breadth first around it: a German unit twenty hexes from the west edge
-    with the way open meets a few hexes per hex of the way, not the hundreds within
-    twenty hexes of it."""
+def test_7_0_every_supply_check_answers_what_a_plain_trace_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 35: a turn's supply check (4.2 I.D, 7.0) answers every unit from one flood
+    of the map's bits a side, not a search from each unit; at every supply check of
+    seeded playouts of both scenarios, every unit on the map, and every hex next to
+    one (blocked or not), is in supply for each side exactly when a plain breadth-first
+    trace from it through hexes free of enemy units and of EZOCs no friendly unit is in
+    reaches a free source."""
+    from engines.backhand import supply
+    from pbem.testing import Chooser, decisions
+
+    def traced(s: BBState, h: str, side: str) -> bool:
+        enemy = other(side)
+        f = s.facts()
+        blocked = f.occupied(enemy) | (frozenset(s.zoc(enemy)) - f.occupied(side))
+        sources = supply.supply_sources(s, side)
+        if h in f.occupied(enemy):
+            return False
+        if h in sources:
+            return True
+        seen, todo = {h}, [h]
+        while todo:
+            for n in s.data.map.neighbors(todo.pop()):
+                if n in seen or n in blocked:
+                    continue
+                if n in sources:
+                    return True
+                seen.add(n)
+                todo.append(n)
+        return False
+
+    checked: list[tuple[int, int]] = []
+    check = supply.check_supply
+
+    def compared(s: BBState) -> tuple[str, ...]:
+        m = s.data.map
+        hexes = {x.at for x in s.pos.units.values() if x.at in m.index}
+        hexes |= {y for h in sorted(hexes) for y in m.neighbors(h)}
+        out = 0
+        for side in ("soviet", "german"):
+            for h in sorted(hexes):
+                want = traced(s, h, side)
+                assert supply.in_supply(s, h, side) == want, (side, h)
+                out += not want
+        checked.append((len(hexes), out))
+        return check(s)
+
+    monkeypatch.setattr(supply, "check_supply", compared)
+    for scenario, seed in (("high-water-mark", "bbtrace/1"), ("backhand-blow", "bbtrace/2")):
+        st = ENGINE.new_state(scenario, ENGINE.resolve_options({}))
+        assert isinstance(st, BBState)
+        before = len(checked)
+        for _ in decisions(st, Chooser(seed), 3000):
+            pass
+        assert len(checked) - before >= 3, (scenario, len(checked) - before)
+    assert sum(out for _, out in checked) > 100, checked
+
+
+def test_7_0_the_supply_flood_steps_only_to_a_hexs_neighbours() -> None:
+    """Issue 35: the supply net's flood of the map's bits (7.0) steps from a hex to
+    exactly its neighbours on the map, at the map's edges and the columns' heads and
+    feet too: with only the hex and one other hex open, it reaches the other exactly
+    when the map has them adjacent."""
     from engines.backhand import supply
 
-    s = at('clear = true\nplace = { "LAH-1" = "2012", "12T" = "4020" }')
-    assert supply.in_supply(s, "2012", "german")
-    known = supply._LAST_TRACE["german"][2]
-    far = min(s.data.map.distance("2012", x) for x in s.data.german_supply)
-    assert far >= 15 and len(known) <= 4 * far, (far, len(known))
+    s = at("clear = true")
+    m = s.data.map
+    grid = supply._grid(s.data)
+    tall = grid.tall
+    for i in range(len(m.ids)):
+        near = range(max(0, i - 2 * tall), min(len(m.ids), i + 2 * tall))
+        got = [j for j in near if j != i and grid.flood(1 << i, 1 << i | 1 << j) >> j & 1]
+        assert got == sorted(m.adjacency[i]), (m.ids[i], got)
 
 
 def test_14_0_a_hex_in_range_of_a_marker_is_one_within_twelve_hexes(
@@ -397,7 +458,7 @@ def test_7_0_a_supply_search_reads_a_hexs_column_off_its_number(
         m = s.data.map
         for side in ("soviet", "german"):
             assert len(supply._source_columns(s.data, side)) == 1
-        supply._DECIDED.clear()
+        supply._NET_BITS.clear()
         supply._LAST_TRACE.clear()
         with monkeypatch.context() as patch:
             patch.setattr(Data, "axial", lambda self, h: pytest.fail(f"axial({h})"))
@@ -424,7 +485,7 @@ def test_7_0_a_supply_search_reads_neighbours_off_the_maps_tables(
     for scenario, seed in (("high-water-mark", "bbsupply/4"), ("backhand-blow", "bbsupply/5")):
         for s in _sampled(scenario, seed, 600, 40):
             m = s.data.map
-            supply._DECIDED.clear()
+            supply._NET_BITS.clear()
             supply._LAST_TRACE.clear()
             with monkeypatch.context() as patch:
                 patch.setattr(Data, "nbrs", property(lambda self: pytest.fail("Data.nbrs")))
