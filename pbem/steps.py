@@ -721,9 +721,7 @@ class StepState(State, Generic[P]):
         return listed.seen if isinstance(listed, _Begun) else listed
 
     def forget_options(self) -> None:
-        """Drop the options memo (the position changed outside a step).  The steps' own
-        runs below drop it in place, not by a call of this (before every step settled or
-        taken: a replay's thousands, issue 35)."""
+        """Drop the options memo (the position changed outside a step)."""
         self.__dict__.pop(_MEMO, None)
 
     @contextlib.contextmanager
@@ -917,7 +915,7 @@ class StepState(State, Generic[P]):
         told, last, saved = self._run_begin()
         try:
             flow = Flow()
-            self.__dict__.pop(_MEMO, None)  # the step may change the position
+            self.forget_options()  # the step may change the position
             self._ran(told, step.take(self, frame.args, action, flow))
             self._move(flow, stay=True)
             self._settle_into(told, actor, False)
@@ -937,7 +935,7 @@ class StepState(State, Generic[P]):
         told, last, saved = self._run_begin()
         try:
             flow = Flow()
-            self.__dict__.pop(_MEMO, None)  # the step may change the position
+            self.forget_options()  # the step may change the position
             self._ran(told, step.resolve(self, self.stack[-1].args, outcome, flow))
             self._move(flow, stay=False)
             # sealed rules 2: the resolver's file need not stop where the result leaves a
@@ -1038,7 +1036,7 @@ class StepState(State, Generic[P]):
                 continue
             flow = Flow()
             if isinstance(step, Roll | Choice):
-                self.__dict__.pop(_MEMO, None)  # the step may change the position
+                self.forget_options()  # the step may change the position
                 done = step.settle(self, frame.args, flow)
                 self._ran(events, done)
                 if done is not None:
@@ -1070,7 +1068,7 @@ class StepState(State, Generic[P]):
                     events.append(Event(f"your only option, taken for you: "
                                         f"{only.notation()} (sealed dice)", "info",
                                         visible_to=(side,), rule=step.rule))
-                    self.__dict__.pop(_MEMO, None)  # the step may change the position
+                    self.forget_options()  # the step may change the position
                     self._ran(events, step.take(self, frame.args, only, flow))
                     self._move(flow, stay=True)
                     continue
@@ -1079,7 +1077,7 @@ class StepState(State, Generic[P]):
                 only = step.auto_option(self, frame.args)
                 if only is None:
                     return
-                self.__dict__.pop(_MEMO, None)  # the step may change the position
+                self.forget_options()  # the step may change the position
                 self._ran(events, step.take(self, frame.args, only, flow))
                 self._move(flow, stay=True)
                 continue
@@ -1088,7 +1086,7 @@ class StepState(State, Generic[P]):
                 self._move(flow, stay=False)
                 continue
             assert isinstance(step, Procedure), f"{step.name}: not a step kind"
-            self.__dict__.pop(_MEMO, None)  # the step may change the position
+            self.forget_options()  # the step may change the position
             self._ran(events, step.run(self, frame.args, flow))
             if flow.move is None:
                 raise RuntimeError(f"procedure {step.name} neither ended nor moved on")
