@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engines.backhand.data import zoc_hexes
 from engines.backhand.position import OFF, other
-from engines.hexkit.facts import BoardFacts, RegionFlood
+from engines.hexkit.facts import BoardFacts, RegionFlood, take_nearest
 from engines.hexkit.geometry import DIRECTIONS, cube_to_offset, offset_to_cube
 from engines.hexkit.hexmap import HexMap
 from pbem.memo import Memo
@@ -162,18 +162,6 @@ def clear_region(s: BBState, side: str) -> Mapping[str, int]:
     return _net(s, s.facts(), "clear", side)
 
 
-def _nearest(frontier: dict[int, list[str]]) -> str:
-    """A hex of the least distance in a search's frontier (hexes met by their distance
-    from the sources), taken out of it: a list for each distance met, not heapq, whose
-    load was 0.7 M instructions of a receive (issue 35)."""
-    low = min(frontier)
-    bucket = frontier[low]
-    x = bucket.pop()
-    if not bucket:
-        del frontier[low]
-    return x
-
-
 def in_clear_region(s: BBState, side: str, h: str) -> bool:
     """Whether ``h`` is in :func:`clear_region` of ``side``: free of enemy units and
     EZOCs, and joined to a free source by such hexes.  Searched from ``h``, the hex
@@ -188,10 +176,11 @@ def in_clear_region(s: BBState, side: str, h: str) -> bool:
         return True
     toward, nbrs = _toward_sources(s.data, side), s.data.nbrs
     # the hexes to search from by their distance from the sources, the nearest first
+    # (the kit's bucket frontier, take_nearest)
     frontier: dict[int, list[str]] = {0: [h]}
     seen = {h}
     while frontier:
-        for n in nbrs[_nearest(frontier)]:
+        for n in nbrs[take_nearest(frontier)]:
             if n in seen or n in blocked:
                 continue
             if n in sources:

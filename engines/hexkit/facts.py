@@ -457,7 +457,8 @@ def take_nearest(frontier: dict[int, list[HexId]]) -> HexId:
     distance), taken out of it: the item a heap of (distance, item) pairs pops first, so
     a search visits the same hexes in the same order, without heapq, whose load (its C
     module's with it) was 0.7-1 M instructions of an act or a receive (issue 35: White
-    Death's isolation trace, 15.C; Backhand Blow's front marker trace, 14.1)."""
+    Death's isolation trace, 15.C; Backhand Blow's front marker trace, 14.1, and its
+    clear region, 15.1 (1))."""
     low = min(frontier)
     bucket = frontier[low]
     x = min(bucket)
