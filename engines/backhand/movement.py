@@ -154,7 +154,7 @@ def _within(s: BBState, costs: StepCosts, origin: str, goal: str, ma: int,
     size = len(ids)
     buckets: list[list[int]] = [[] for _ in range(budget + 1)]
     buckets[first].append(start)
-    get_best, steps = best.get, costs.steps
+    get_best, rows, step_of = best.get, m.neighbor_rows, costs.step
     for bucket in buckets:
         while bucket:
             c, i = divmod(bucket.pop(), size)
@@ -165,19 +165,30 @@ def _within(s: BBState, costs: StepCosts, origin: str, goal: str, ma: int,
             done.add(i)
             if i != start and ids[i] in ez:
                 continue  # 6.0: a move ends on entering an enemy ZOC
-            for j, step in steps[i]:
+            # a step is priced only when the least any step costs (``per_hex``) would not
+            # already leave its hex unentered: beyond the budget, no cheaper than the hex's
+            # cost so far, or an enemy's (the same hexes entered at the same costs as
+            # pricing every step of the hex; most of a search's steps lead away from its
+            # goal, and pricing them was most of checking a move, issue 35)
+            least = c + per_hex
+            for k, j in enumerate(rows[i]):
+                old = get_best(j)
+                if old is not None and least >= old:
+                    continue
+                h = ids[j]
+                if old is None and h in enemy:
+                    continue
+                left = rest(h)
+                if least + left > budget:
+                    continue
+                step = step_of(i, k)
                 if step < 0:
                     continue
                 nc = c + step
-                old = get_best(j)
-                if old is not None and nc >= old:
-                    continue
-                h = ids[j]
-                weight = nc + rest(h)
-                if weight > budget or (old is None and h in enemy):
+                if (old is not None and nc >= old) or nc + left > budget:
                     continue
                 best[j] = nc
-                buckets[weight].append(nc * size + j)
+                buckets[nc + left].append(nc * size + j)
     return False
 
 
