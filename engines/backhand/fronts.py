@@ -173,10 +173,14 @@ def displace_fronts(s: BBState) -> None:
     # the German ZOC of the hexes asked (BBState.in_zoc: next to a German unit, not a
     # city, 6.0), each read off its neighbours here: mostly the hexes of a path a marker
     # traced by before, a few dozen, where the ZOC of every German unit is hundreds, and
-    # asked after every unit put (issue 35)
+    # asked after every unit put (issue 35); whether a hex's neighbours hold a German
+    # unit is one isdisjoint in C against the stacks' own keys, where a generator over
+    # the neighbours was most of a path's check
+    german_hexes = germans.keys()
+
     def ok(x: str) -> bool:
         return x not in germans and (x in sov or x in cities
-                                     or not any(n in germans for n in nbrs[x]))
+                                     or german_hexes.isdisjoint(nbrs[x]))
 
     # the sources in order, sorted with a marker's first displacement, not after every
     # unit put, when both markers trace
