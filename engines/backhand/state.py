@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from engines.backhand.data import Data, load, zoc_hexes
 from engines.backhand.notation import parse_action, w
 from engines.backhand.position import (
+    DRAWN,
     OFF,
     PLACINGS,
+    SET,
     Cities,
     Count,
     MoveArgs,
@@ -56,11 +58,35 @@ _BOARDS: Memo[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts] = Memo(64)
 _FITS: Memo[tuple[str, tuple[str, ...]], bool] = Memo(2048 * 8)
 
 #: the units' ids and hexes, the board facts of them, and the units' mapping, the count
-#: of placings and the number of units when they were last read
-_Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts, dict[str, Any], int, int]
+#: of placings, the number of units and the count of units set (position.DRAWN) when
+#: they were last read, and each unit's place among them by the unit object's id (made
+#: when first asked; the units are held alive by the mapping)
+_Kept = tuple[tuple[tuple[str, ...], tuple[str, ...]], BoardFacts, dict[str, Any], int, int,
+              int, "dict[int, int] | None"]
 _AT = attrgetter("at")
 _OFF = frozenset(OFF)
 _NO_PLACES: dict[str, Placed] = {}
+
+
+def _set_since(kept: _Kept, units: dict[str, Any], where: dict[int, int]) -> list[int] | None:
+    """The places in ``kept``'s key of the units set since it was read (position.SET
+    lists each set, with the count of sets position.DRAWN it made), in order; ``None``
+    when the list cannot say which (a unit made, or more set than it keeps) or a unit of
+    the key is no longer the object it was, and every unit's place is read again."""
+    count, now = kept[5], DRAWN[0]
+    if (now == count or now - count > len(SET) or SET[-1][0] != now
+            or SET[count - now][0] != count + 1):
+        return None
+    ids = kept[0][0]
+    out: set[int] = set()
+    for _, x in itertools.islice(SET, len(SET) - (now - count), None):
+        i = where.get(id(x))
+        if i is None:
+            continue  # a unit of another position (a copy the rules probed)
+        if units.get(ids[i]) is not x:
+            return None
+        out.add(i)
+    return sorted(out)
 
 
 #: the frames' argument classes a clone shares, as pbem.typedcopy does: frozen, each
@@ -108,21 +134,42 @@ class BBState(StepState[Position]):
         they are the facts kept, without reading every unit's place again."""
         units = self.pos.units
         kept = self._facts
-        if (kept is not None and kept[2] is units and kept[3] == PLACINGS[0]
-                and kept[4] == len(units)):
-            return kept[1]
-        key = (tuple(units), tuple(map(_AT, units.values())))
+        where: dict[int, int] | None = None
+        changed: list[int] | None = None
+        if kept is not None and kept[2] is units and kept[4] == len(units):
+            if kept[3] == PLACINGS[0]:
+                return kept[1]
+            where = kept[6]
+            if where is None:
+                where = dict(zip(map(id, units.values()), range(len(units)), strict=True))
+            changed = _set_since(kept, units, where)
+        if changed is not None:
+            assert kept is not None
+            # the units set since (position.SET) read again, not every unit's place:
+            # a move sets one or a few of 124, and reading them all after every unit put
+            # was most of a receive's board facts (issue 35)
+            places = list(kept[0][1])
+            for i in changed:
+                places[i] = units[kept[0][0][i]].at
+            key = (kept[0][0], tuple(places))
+        else:
+            key = (tuple(units), tuple(map(_AT, units.values())))
+            where = None
         if kept is not None and kept[0] == key:
             found = kept[1]
         else:
             # by the units' ids and places, strings whose hashes Python keeps, where
             # the kit's memo of recent placements hashes each unit's Placed (issue 35)
-            found = _BOARDS.get(key, lambda: self._board_facts(key, kept))
-        self._facts = (key, found, units, PLACINGS[0], len(units))
+            found = _BOARDS.get(key, lambda: self._board_facts(key, kept, changed))
+        self._facts = (key, found, units, PLACINGS[0], len(units), DRAWN[0], where)
         return found
 
     def _board_facts(self, key: tuple[tuple[str, ...], tuple[str, ...]],
-                     kept: _Kept | None = None) -> BoardFacts:
+                     kept: _Kept | None = None, changed: list[int] | None = None
+                     ) -> BoardFacts:
+        """The board facts of the units' places ``key``: those ``kept`` with the units
+        changed, or, for other units, made from every unit.  ``changed``: the only
+        units (by their place in the key) whose places may differ from ``kept``'s."""
         placed, off = self.data.placed, _OFF
         if kept is not None and kept[0][0] == key[0]:
             # the same units, some put elsewhere (a move, a unit placed or eliminated):
@@ -132,7 +179,8 @@ class BBState(StepState[Position]):
             ids = key[0]
             moved: list[Placed] = []
             gone: list[str] = []
-            for i in itertools.compress(range(len(now)), map(operator.ne, before, now)):
+            for i in (itertools.compress(range(len(now)), map(operator.ne, before, now))
+                      if changed is None else [i for i in changed if before[i] != now[i]]):
                 if now[i] in off:
                     gone.append(ids[i])
                 else:

@@ -36,8 +36,9 @@ def test_the_facts_of_units_standing_still_are_kept_without_reading_every_place(
         monkeypatch: object) -> None:
     """Issue 35: rules ask the board facts thousands of times an audit; while no unit is
     put anywhere they are the facts kept, without reading each unit's place to key
-    them (a tenth of an audit); a unit moved in place, a new unit and a unit taken out
-    of the mapping are each answered where they stand now."""
+    them (a tenth of an audit); a unit moved in place (its place alone read again), a
+    new unit and a unit taken out of the mapping (every place read again) are each
+    answered where they stand now."""
     import pytest
 
     from engines.backhand import state
@@ -51,15 +52,48 @@ def test_the_facts_of_units_standing_still_are_kept_without_reading_every_place(
     assert s.facts() is first and s.occupied("soviet") == {"2610": ("12T",)}
     assert read == []
     s.pos.units["12T"].at = "3010"
-    assert s.occupied("soviet") == {"3010": ("12T",)} and read
+    assert s.occupied("soviet") == {"3010": ("12T",)} and read == []
     s.pos.units["UP-1"] = Unit(at="2510", steps=1)
-    assert s.occupied("soviet") == {"2510": ("UP-1",), "3010": ("12T",)}
+    assert s.occupied("soviet") == {"2510": ("UP-1",), "3010": ("12T",)} and read
     del s.pos.units["UP-1"]
     assert s.occupied("soviet") == {"3010": ("12T",)}
     twin = s.clone()
     assert isinstance(twin, BBState)
     twin.pos.units["12T"].at = "2610"
     assert twin.units_at("2610") == ["12T"] and s.units_at("3010") == ["12T"]
+
+
+def test_the_units_set_since_are_answered_where_they_stand_as_if_all_were_read() -> None:
+    """Issue 35: after a unit is put somewhere only the units set since are read again;
+    whatever is set (a move, a unit eliminated or placed, a step lost, a copy's unit,
+    more units than the list of sets keeps), the stacks are those of every unit read."""
+    from engines.hexkit.facts import BoardFacts
+
+    s = at('clear = true\nplace = { "12T" = "2610", "LAH-1" = "3010", "LAH-2" = "3012" }')
+    units = s.pos.units
+
+    def read_all() -> dict[str, Any]:
+        fresh = BoardFacts(s.data.map, [s.data.placed(u, x.at) for u, x in units.items()
+                                        if s.on_map(u)])
+        return {side: dict(fresh.stacks(side)) for side in ("soviet", "german")}
+
+    def answered() -> dict[str, Any]:
+        return {side: dict(s.occupied(side)) for side in ("soviet", "german")}
+
+    assert answered() == read_all()
+    units["LAH-1"].at = "3011"
+    units["12T"].steps = 1
+    assert answered() == read_all() == {"soviet": {"2610": ("12T",)},
+                                        "german": {"3011": ("LAH-1",), "3012": ("LAH-2",)}}
+    twin = s.clone()
+    twin.pos.units["12T"].at = "2611"  # another position's unit: this one's stands
+    units["LAH-2"].at = "elim"
+    assert answered() == read_all() and "3012" not in s.occupied("german")
+    units["LAH-2"].at = "3013"
+    assert answered() == read_all() and s.occupied("german")["3013"] == ("LAH-2",)
+    for i in range(40):  # more units set than the list keeps: every place read again
+        units["LAH-1"].at = "3011" if i % 2 else "3111"
+    assert answered() == read_all() and s.occupied("german")["3011"] == ("LAH-1",)
 
 
 def test_a_unit_is_made_with_its_fields_and_counted_placed_once() -> None:
