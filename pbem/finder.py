@@ -17,9 +17,14 @@ finders after it, as before.
 
 from __future__ import annotations
 
+import _imp
+import io
+import marshal
 import os
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, SourceFileLoader
+from importlib.util import MAGIC_NUMBER, cache_from_source
+from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -97,12 +102,61 @@ _SEPARATORS = os.sep + (os.altsep or "")
 
 def _spec(fullname: str, source: str, search: list[str] | None) -> ModuleSpec:
     # what importlib.util.spec_from_file_location makes for the path finder, given the
-    # loader and the search locations (a package's folder, or None) it would find
-    spec = ModuleSpec(fullname, SourceFileLoader(fullname, source), origin=source,
-                      is_package=search is not None)
+    # loader and the search locations (a package's folder, or None) it would find; its
+    # bytecode's path, which the module's __cached__ names, written here rather than
+    # worked out again by cache_from_source where Python's defaults make it plain
+    loader = _Loader(fullname, source)
+    spec = ModuleSpec(fullname, loader, origin=source, is_package=search is not None)
     spec.has_location = True
     spec.submodule_search_locations = search
+    if _PLAIN_CACHE:
+        folder, sep, name = source.rpartition(os.sep)
+        loader.cached = f"{folder}{sep}__pycache__{sep}{name[:-3]}.{_TAG}.pyc"
+    else:
+        loader.cached = cache_from_source(source)
+    spec.cached = loader.cached
     return spec
+
+
+_TAG = sys.implementation.cache_tag
+#: the bytecode beside its source as cache_from_source names it by default: no prefix
+#: folder for all of it, no optimization level in the name
+_PLAIN_CACHE = _TAG is not None and sys.pycache_prefix is None and not sys.flags.optimize
+#: the bytecode's file name fixed to its source's (a tree moved since it was written),
+#: as Python's loader fixes it; without it (another Python) that loader does it all
+_fix_filename = getattr(_imp, "_fix_co_filename", None)
+
+
+class _Loader(SourceFileLoader):
+    """Python's source loader, its bytecode read by :meth:`get_code` in one pass when it is
+    what that loader would take as it is: Python's own checks of it are a dozen calls
+    of its import system's functions, some 40 K instructions a module (issue 35)."""
+
+    cached: str
+
+    def get_code(self, fullname: str) -> CodeType | None:
+        """The module's code: its bytecode file's when that is a timestamp ``.pyc`` of
+        this Python (its magic number, no flags) stamped with the source's modification
+        time and size, as Python's loader checks it; anything else (no bytecode, stale,
+        hash-based, ``python -v``) is Python's loader's to read, compile and write."""
+        source = self.path
+        if _fix_filename is None or sys.flags.verbose:
+            return super().get_code(fullname)
+        try:
+            st = os.stat(source)
+            with io.open_code(self.cached) as handle:
+                data = handle.read()
+        except OSError:
+            return super().get_code(fullname)
+        if (data[:4] != MAGIC_NUMBER or data[4:8] != b"\0\0\0\0"
+                or int.from_bytes(data[8:12], "little") != int(st.st_mtime) & 0xFFFFFFFF
+                or int.from_bytes(data[12:16], "little") != st.st_size & 0xFFFFFFFF):
+            return super().get_code(fullname)
+        code = marshal.loads(memoryview(data)[16:])
+        if type(code) is not CodeType:
+            return super().get_code(fullname)  # which refuses it, naming the file
+        _fix_filename(code, source)
+        return code
 
 
 def install() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from importlib.machinery import EXTENSION_SUFFIXES, PathFinder
+from importlib.machinery import EXTENSION_SUFFIXES, PathFinder, SourceFileLoader
 from pathlib import Path
 
 import pytest
@@ -37,10 +37,12 @@ def _same(name: str, path: list[str]) -> None:
     mine, theirs = Finder.find_spec(name, path), PathFinder.find_spec(name, path)
     assert mine is not None and theirs is not None
     assert (mine.name, mine.origin, mine.submodule_search_locations, mine.cached,
-            mine.has_location, mine.parent, type(mine.loader)) == (
+            mine.has_location, mine.parent) == (
         theirs.name, theirs.origin, theirs.submodule_search_locations, theirs.cached,
-        theirs.has_location, theirs.parent, type(theirs.loader))
-    assert mine.loader.path == theirs.loader.path  # type: ignore[union-attr]
+        theirs.has_location, theirs.parent)
+    assert isinstance(mine.loader, SourceFileLoader)
+    assert type(theirs.loader) is SourceFileLoader
+    assert mine.loader.path == theirs.loader.path
 
 
 def test_every_module_of_pbem_and_its_engines_is_found_where_python_finds_it() -> None:
@@ -52,7 +54,19 @@ def test_every_module_of_pbem_and_its_engines_is_found_where_python_finds_it() -
 
 def test_it_is_first_and_the_modules_imported_come_from_it() -> None:
     assert sys.meta_path[0] is Finder
-    assert type(sys.modules["pbem.session"].__spec__.loader).__name__ == "SourceFileLoader"
+    assert sys.modules["pbem.session"].__spec__.loader.__module__ == "pbem.finder"
+
+
+def test_the_code_read_is_the_code_pythons_loader_reads() -> None:
+    for name in ("pbem.session", "engines.backhand.steps.move"):
+        parent = importlib.import_module(name.rpartition(".")[0])
+        spec = Finder.find_spec(name, parent.__path__)
+        assert spec is not None and spec.loader is not None and spec.origin is not None
+        mine = spec.loader.get_code(name)  # type: ignore[attr-defined]
+        theirs = SourceFileLoader(name, spec.origin).get_code(name)
+        assert mine is not None and theirs is not None
+        assert (mine.co_code, mine.co_consts, mine.co_filename, mine.co_linetable) == (
+            theirs.co_code, theirs.co_consts, theirs.co_filename, theirs.co_linetable)
 
 
 @pytest.fixture
@@ -75,6 +89,17 @@ def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_module_written_after_the_folder_was_listed_is_imported(package: Path) -> None:
     (package / "later.py").write_text("X = 2\n")
     assert importlib.import_module("finderprobe.later").X == 2
+
+
+def test_a_module_changed_since_its_bytecode_was_written_is_read_anew(
+        package: Path) -> None:
+    assert importlib.import_module("finderprobe.plain").X == 1
+    del sys.modules["finderprobe.plain"]
+    (package / "plain.py").write_text("X = 22\n")  # another size: the bytecode is stale
+    assert importlib.import_module("finderprobe.plain").X == 22
+    del sys.modules["finderprobe.plain"]
+    # and the bytecode written for it then is the one read next
+    assert importlib.import_module("finderprobe.plain").X == 22
 
 
 def test_a_module_not_there_is_missing_as_before(package: Path) -> None:
