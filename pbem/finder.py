@@ -60,8 +60,9 @@ class Finder:
             names = frozenset(os.listdir(folder))
         except OSError:
             return None
-        extensions = frozenset(name[:-len(suffix)] for name in names
-                               for suffix in EXTENSION_SUFFIXES if name.endswith(suffix))
+        # a module's name has no dot: its extension module is named before the first one
+        extensions = frozenset([name.partition(".")[0] for name in names
+                                if name.endswith(_EXTENSIONS)])
         # as FileFinder joins a folder and a name (importlib._bootstrap_external._path_join)
         kept = _listed[folder] = (mtime, folder.rstrip(_SEPARATORS) + os.sep, names,
                                       extensions)
@@ -96,6 +97,7 @@ class Finder:
         _listed.clear()
 
 
+_EXTENSIONS = tuple(EXTENSION_SUFFIXES)
 #: the path separators FileFinder strips from a folder's end before joining a name to it
 _SEPARATORS = os.sep + (os.altsep or "")
 
@@ -148,9 +150,11 @@ class _Loader(SourceFileLoader):
                 data = handle.read()
         except OSError:
             return super().get_code(fullname)
-        if (data[:4] != MAGIC_NUMBER or data[4:8] != b"\0\0\0\0"
-                or int.from_bytes(data[8:12], "little") != int(st.st_mtime) & 0xFFFFFFFF
-                or int.from_bytes(data[12:16], "little") != st.st_size & 0xFFFFFFFF):
+        # the header Python's loader takes as it is: its magic number, no flags (a
+        # timestamp .pyc), the source's modification time and size, each 32 bits
+        if data[:16] != b"%s\0\0\0\0%s%s" % (
+                MAGIC_NUMBER, (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little"),
+                (st.st_size & 0xFFFFFFFF).to_bytes(4, "little")):
             return super().get_code(fullname)
         code = marshal.loads(memoryview(data)[16:])
         if type(code) is not CodeType:
