@@ -19,6 +19,12 @@ import gc as _gc  # noqa: E402
 _threshold = _gc.get_threshold()
 _gc.set_threshold(20_000, *_threshold[1:])
 
+# pbem's and its engines' modules are found without importlib's search of every suffix
+# (pbem/finder.py)
+from pbem import finder as _finder  # noqa: E402
+
+_finder.install()
+
 # the methods dataclasses generate are compiled once, then kept beside the bytecode
 # (issue 19: a tenth to a third of a command's start-up; pbem/dataclass_code.py)
 from pbem import dataclass_code as _dataclass_code  # noqa: E402

@@ -47,6 +47,14 @@ if TYPE_CHECKING:
     # names need no view lists, acts and receives without it)
     from pbem.view import BoardView
 
+#: the loaders (by class name and module) of a package that is its folder of source files:
+#: Python's own, and pbem.finder's, which reads the same files (its resource reader is
+#: that loader's, importlib.resources' answer the same folder)
+_FOLDER_LOADERS = frozenset((("SourceFileLoader", "importlib._bootstrap_external"),
+                             ("SourceFileLoader", "_frozen_importlib_external"),
+                             ("_Loader", "pbem.finder")))
+
+
 def package_files(package: str) -> Traversable:
     """``importlib.resources.files(package)``: a package's folder, where engines keep
     their data files.  For a package that is a folder of source files (how pbem, its
@@ -62,9 +70,7 @@ def package_files(package: str) -> Traversable:
     loader = spec.loader if spec is not None else None
     if spec is not None and spec.has_location and spec.origin \
             and spec.submodule_search_locations is not None \
-            and type(loader).__name__ == "SourceFileLoader" \
-            and type(loader).__module__ in ("importlib._bootstrap_external",
-                                            "_frozen_importlib_external") \
+            and (type(loader).__name__, type(loader).__module__) in _FOLDER_LOADERS \
             and Path(spec.origin).name == "__init__.py":
         return Path(spec.origin).parent
     from importlib.resources import files

@@ -90,8 +90,12 @@ __all__ = ["BIG", "content_digest", "hkdf_sha256", "hmac_sha256", "remember_dige
            "sha256", "small_sha256"]
 
 _BLOCK = 64  # SHA-256's block size in bytes, RFC 2104's B
-_OUTER = bytes(x ^ 0x5C for x in range(256))
-_INNER = bytes(x ^ 0x36 for x in range(256))
+# the tables ``key.translate`` XORs a key with RFC 2104's opad (0x5C) and ipad (0x36) by:
+# every byte value XORed with the pad, as one 256-byte integer rather than a byte at a
+# time by a generator (0.19 M instructions of every command that imports this, issue 35)
+_VALUES = int.from_bytes(bytes(range(256)), "big")
+_OUTER = (_VALUES ^ int.from_bytes(b"\x5c" * 256, "big")).to_bytes(256, "big")
+_INNER = (_VALUES ^ int.from_bytes(b"\x36" * 256, "big")).to_bytes(256, "big")
 
 
 def hmac_sha256(key: bytes, message: bytes) -> bytes:

@@ -35,7 +35,8 @@ def test_a_namespace_package_is_asked_through_importlib_resources(
 
 def test_finding_the_folder_imports_no_importlib_resources() -> None:
     probe = ("import sys; from pbem.engine import package_files; "
-             "package_files('scenarios'); "
+             "package_files('scenarios'); package_files('engines.hexkit'); "
+             "package_files('pbem.render'); "
              "print(sorted(m for m in sys.modules if m.startswith('importlib.resources')))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True)
