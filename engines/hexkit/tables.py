@@ -41,7 +41,7 @@ def parse_roll_key(key: str) -> tuple[int | None, int | None]:
     # the keys the shipped tables use, read without the pattern: compiling it is about
     # 1.5 M instructions, most of a command that looks up one die roll (issue 35).
     # ``str.isdecimal`` is exactly the pattern's ``\d`` (Unicode Nd), so these return what
-    # the pattern returns; every other key (signs, spaces, ``<=``) goes to the pattern
+    # the pattern returns; every other key (signs, spaces) goes to the pattern
     if key.isdecimal():
         return int(key), int(key)
     lo_text, dash, hi_text = key.partition("-")
@@ -52,6 +52,11 @@ def parse_roll_key(key: str) -> tuple[int | None, int | None]:
         return a, b
     if key[-1:] == "+" and key[:-1].isdecimal():
         return int(key[:-1]), None
+    # Backhand Blow's Weather and Attrition Tables (5.1, 4.2 I.D) open with "<=7", "<=4":
+    # read by the pattern, every turn's end compiled it (issue 35)
+    bound = key[2:] if key[:2] == "<=" else key[1:] if key[:1] == "≤" else ""
+    if bound.isdecimal():
+        return None, int(bound)
     m = re.match(_ROLL_KEY, key)
     if not m:
         raise ValueError(f"row {key!r} is not a die roll like '4', '2-3', '10+' or '<=0'")
