@@ -322,14 +322,22 @@ def check_supply(s: BBState) -> tuple[str, ...]:
     in a row it has been out; the units that roll for attrition, by id (not the
     stationary Verfuegungskraefte and Uprising Forces)."""
     supplied = {side: _supplied(s, side) for side in ("german", "soviet")}
+    short = []
     for u, x in sorted(s.pos.units.items()):
         if x.at in OFF:
             continue
         oos = not supplied[s.side_of(u)](x.at)
-        x.oos_turns = x.oos_turns + 1 if (oos and x.oos) else (1 if oos else 0)
-        x.oos = oos
-    return tuple(u for u, x in sorted(s.pos.units.items())
-                 if x.oos and x.at not in OFF and not s.stationary(u))
+        turns = x.oos_turns + 1 if (oos and x.oos) else (1 if oos else 0)
+        # a mark set only where it changes: a unit's every set is a call of its
+        # __setattr__, and one of ``oos`` a change a view redraws (position.DRAWN); most
+        # units stay In Supply turn after turn (issue 35)
+        if turns != x.oos_turns:
+            x.oos_turns = turns
+        if oos is not x.oos:
+            x.oos = oos
+        if oos and not s.stationary(u):
+            short.append(u)
+    return tuple(short)
 
 
 def attrition_drm(s: BBState, uid: str) -> int:
