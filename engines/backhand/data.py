@@ -16,13 +16,14 @@ import msgpack
 from engines.hexkit import HexMap, ScenarioSet, load_scenario_dir
 from engines.hexkit.facts import BoardFacts, Placed, ZocRule
 from engines.hexkit.shared import Shared
-from engines.hexkit.tables import OddsCRT, Table, parse_roll_key
+from engines.hexkit.tables import Table, parse_roll_key
 from pbem import datacache
 from pbem.sha import content_digest
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from engines.hexkit.crt import OddsCRT
     from engines.hexkit.scenario import Doc
     from engines.hexkit.stepcosts import StepCosts
 
@@ -290,6 +291,8 @@ class Data(Shared):
     def crt(self) -> OddsCRT:
         """The Combat Results Table (16.1), made with the first attack resolved: a
         command that resolves none reads no odds (issue 35)."""
+        from engines.hexkit.crt import OddsCRT
+
         return OddsCRT(self.set.table("crt"))
 
     @functools.cached_property

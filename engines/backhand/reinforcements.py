@@ -5,12 +5,14 @@ a turn's reinforcements needs neither (issue 35)."""
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from engines.backhand.position import BOXES, other
 from pbem.engine import Event
 
 if TYPE_CHECKING:
+    from engines.backhand.data import Data
     from engines.backhand.state import BBState
 
 
@@ -96,21 +98,42 @@ def refit_places(s: BBState) -> list[tuple[str, str, str]]:
 
 
 def ersatz_pairs(s: BBState) -> list[tuple[str, str]]:
+    """13.2: each reduced German non-motorized unit with each Variable Reinforcement in
+    its hex (or both in the boxes), by unit id then Variable Reinforcement id."""
+    units = s.pos.units
+    gone = ("elim", "out", "pending", "cup")
+    restored, variable = _ersatz_kinds(s.data)
     out = []
-    for u, x in sorted(s.pos.units.items()):
-        if u.startswith("UP-"):
+    in_play: list[tuple[str, str]] | None = None
+    for u in restored:
+        x = units.get(u)
+        if x is None or x.at in gone or x.steps >= s.data.units[u].steps:
             continue
-        t = s.data.units[u]
-        if (t.side != "german" or t.motorized or t.stationary or t.variable
-                or x.at in ("elim", "out", "pending", "cup") or x.steps >= t.steps):
-            continue
-        for v, y in sorted(s.pos.units.items()):
-            if v.startswith("UP-") or not s.data.units[v].variable:
-                continue
-            if y.at not in ("elim", "out", "pending", "cup") and (
-                    y.at == x.at or (y.at in BOXES and x.at in BOXES)):
+        if in_play is None:
+            in_play = [(v, units[v].at) for v in variable
+                       if v in units and units[v].at not in gone]
+        for v, at in in_play:
+            if at == x.at or (at in BOXES and x.at in BOXES):
                 out.append((u, v))
     return out
+
+
+@functools.cache
+def _ersatz_kinds(d: Data) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The units 13.2 may restore (German, non-motorized, neither stationary nor a
+    Variable Reinforcement) and the Variable Reinforcements, each in unit order: the
+    counters' kinds never change, and reading every unit's at every German segment's
+    close was most of its options (issue 35)."""
+    restored: list[str] = []
+    variable: list[str] = []
+    for u, t in sorted(d.units.items()):
+        if u[:3] == "UP-":
+            continue
+        if t.variable:
+            variable.append(u)
+        elif t.side == "german" and not t.motorized and not t.stationary:
+            restored.append(u)
+    return tuple(restored), tuple(variable)
 
 
 def arrive(s: BBState, side: str, *, to_box: bool) -> list[Event]:

@@ -8,8 +8,9 @@ One module per thing it owns:
 * :mod:`~engines.hexkit.hexmap` - the immutable map (terrain, hexside features,
   networks, places, areas, off-map boxes);
 * :mod:`~engines.hexkit.scenario` - TOML scenario loading and checking;
-* :mod:`~engines.hexkit.tables` and :mod:`~engines.hexkit.odds` - CRTs, terrain charts,
-  odds rounding, column shifts, die-roll modifiers;
+* :mod:`~engines.hexkit.tables`, :mod:`~engines.hexkit.crt` and
+  :mod:`~engines.hexkit.odds` - tables, terrain charts, CRTs, odds rounding, column
+  shifts, die-roll modifiers;
 * :mod:`~engines.hexkit.movement` and :mod:`~engines.hexkit.zoc` - movement costs,
   least-cost paths, reachable sets, zones of control;
 * :mod:`~engines.hexkit.graph` - the searches that count hexes (supply floods and

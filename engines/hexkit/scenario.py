@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
     from struct import Struct
 
-    from engines.hexkit.tables import DifferentialCRT, OddsCRT, Table, TerrainChart
+    from engines.hexkit.crt import DifferentialCRT, OddsCRT
+    from engines.hexkit.tables import Table, TerrainChart
 
 Key = str | int
 T = TypeVar("T")
@@ -773,12 +774,12 @@ class ScenarioSet(Shared):
                                 path=self.source) from None
 
     def odds_crt(self, name: str) -> OddsCRT:
-        from engines.hexkit.tables import OddsCRT
+        from engines.hexkit.crt import OddsCRT
 
         return self._typed(name, "odds", OddsCRT)
 
     def differential_crt(self, name: str) -> DifferentialCRT:
-        from engines.hexkit.tables import DifferentialCRT
+        from engines.hexkit.crt import DifferentialCRT
 
         return self._typed(name, "differential", DifferentialCRT)
 

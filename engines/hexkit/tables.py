@@ -4,7 +4,8 @@ Tables are data, never code, because several rulebooks ship without their charts
 project fills the gap with a stand-in (marked ``stand_in = "why"``) that a player who
 owns the printed game replaces by editing TOML.  A :class:`Table` is the table as
 written (columns, rows keyed by die roll or terrain name); the typed views
-(:class:`OddsCRT`, :class:`DifferentialCRT`, :class:`TerrainChart`) add the lookups.
+(:class:`TerrainChart`, and the CRTs :class:`~engines.hexkit.crt.OddsCRT` and
+:class:`~engines.hexkit.crt.DifferentialCRT`, in their own module) add the lookups.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import pairwise
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -26,7 +26,7 @@ from engines.hexkit.shared import Shared
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from engines.hexkit.odds import Column, Number
+    from engines.hexkit.crt import DifferentialCRT, OddsCRT
 
 #: table kinds the loader knows how to check
 KINDS = ("odds", "differential", "chart", "lookup")
@@ -41,7 +41,7 @@ def parse_roll_key(key: str) -> tuple[int | None, int | None]:
     # the keys the shipped tables use, read without the pattern: compiling it is about
     # 1.5 M instructions, most of a command that looks up one die roll (issue 35).
     # ``str.isdecimal`` is exactly the pattern's ``\d`` (Unicode Nd), so these return what
-    # the pattern returns; every other key (signs, spaces, ``<=``) goes to the pattern
+    # the pattern returns; every other key (signs, spaces) goes to the pattern
     if key.isdecimal():
         return int(key), int(key)
     lo_text, dash, hi_text = key.partition("-")
@@ -52,6 +52,11 @@ def parse_roll_key(key: str) -> tuple[int | None, int | None]:
         return a, b
     if key[-1:] == "+" and key[:-1].isdecimal():
         return int(key[:-1]), None
+    # Backhand Blow's Weather and Attrition Tables (5.1, 4.2 I.D) open with "<=7", "<=4":
+    # read by the pattern, every turn's end compiled it (issue 35)
+    bound = key[2:] if key[:2] == "<=" else key[1:] if key[:1] == "≤" else ""
+    if bound.isdecimal():
+        return None, int(bound)
     m = re.match(_ROLL_KEY, key)
     if not m:
         raise ValueError(f"row {key!r} is not a die roll like '4', '2-3', '10+' or '<=0'")
@@ -93,99 +98,6 @@ class Table(Shared):
         except ValueError:
             raise KeyError(f"{self.where or self.name}: no column {column!r}") from None
         return self.row(row)[j]
-
-
-class _RollTable(Shared):
-    """Shared die-roll row lookup of the CRT kinds."""
-
-    table: Table
-    _bounds: tuple[tuple[int | None, int | None], ...]
-
-    def _init_rows(self) -> None:
-        self._bounds = tuple(parse_roll_key(k) for k, _ in self.table.rows)
-        seen: list[tuple[int | None, int | None]] = []
-        for b in self._bounds:
-            for o in seen:
-                if _overlap(b, o):
-                    raise ValueError(f"{self.table.where}: die-roll rows {b} and {o} overlap")
-            seen.append(b)
-
-    def row_for(self, roll: int) -> tuple[Any, ...]:
-        for (lo, hi), (_, values) in zip(self._bounds, self.table.rows, strict=True):
-            if (lo is None or roll >= lo) and (hi is None or roll <= hi):
-                return values
-        raise KeyError(f"{self.table.where or self.table.name}: no row for a roll of {roll}")
-
-    @property
-    def lowest_roll(self) -> int | None:
-        los = [lo for lo, _ in self._bounds]
-        return None if None in los else min(lo for lo in los if lo is not None)
-
-    @property
-    def highest_roll(self) -> int | None:
-        his = [hi for _, hi in self._bounds]
-        return None if None in his else max(hi for hi in his if hi is not None)
-
-
-def _overlap(a: tuple[int | None, int | None], b: tuple[int | None, int | None]) -> bool:
-    lo = max(x for x in (a[0], b[0], -(10**9)) if x is not None)
-    hi = min(x for x in (a[1], b[1], 10**9) if x is not None)
-    return lo <= hi
-
-
-class OddsCRT(_RollTable):
-    """An odds combat results table (columns ``"1:3" ... "7:1+"``, rows by die roll)."""
-
-    def __init__(self, table: Table) -> None:
-        from engines.hexkit.odds import _odds_terms
-
-        self.table = table
-        self.labels = table.columns
-        # a:b < c:d as a*d < c*b: checking the order makes no Fraction, so a command that
-        # loads a scenario and works out no odds never imports fractions and decimal
-        # (9 M instructions, issue 35)
-        terms = [_odds_terms(c) for c in table.columns]
-        if any(a * d >= c * b for (a, b), (c, d) in pairwise(terms)):
-            raise ValueError(f"{table.where}: odds columns must increase left to right")
-        self._init_rows()
-
-    def column(self, attack: Number, defense: Number, shift: int = 0) -> Column:
-        """The column after rounding for the defender and then shifting (8.2)."""
-        from engines.hexkit.odds import odds_column, shift_column
-
-        return shift_column(odds_column(attack, defense, self.labels), shift, self.labels)
-
-    def result(self, column: Column | str, roll: int) -> Any:
-        from engines.hexkit.odds import Column
-
-        j = column.index if isinstance(column, Column) else self.labels.index(column)
-        return self.row_for(roll)[j]
-
-
-class DifferentialCRT(_RollTable):
-    """A differential CRT (columns ``"-3" ... "+6"``: attack minus defense)."""
-
-    def __init__(self, table: Table) -> None:
-        from engines.hexkit.odds import parse_differential
-
-        self.table = table
-        self.labels = table.columns
-        self.values: tuple[int, ...] = tuple(parse_differential(c) for c in table.columns)
-        if list(self.values) != sorted(set(self.values)):
-            raise ValueError(f"{table.where}: differential columns must increase")
-        self._init_rows()
-
-    def column(self, attack: Number, defense: Number, shift: int = 0) -> Column:
-        from engines.hexkit.odds import differential_column, shift_column
-
-        return shift_column(differential_column(attack, defense, self.labels), shift,
-                            self.labels)
-
-    def result(self, column: Column | str, roll: int) -> Any:
-        from engines.hexkit.odds import Column
-
-        j = column.index if isinstance(column, Column) else self.labels.index(column)
-        return self.row_for(roll)[j]
 
 
 Cost: TypeAlias = "int | Fraction"
@@ -266,10 +178,23 @@ class TerrainChart(Shared):
 
 def typed(table: Table) -> OddsCRT | DifferentialCRT | TerrainChart | Table:
     """The typed view matching the table's ``kind`` (a plain lookup stays a Table)."""
-    if table.kind == "odds":
-        return OddsCRT(table)
-    if table.kind == "differential":
-        return DifferentialCRT(table)
+    if table.kind in ("odds", "differential"):
+        from engines.hexkit.crt import DifferentialCRT, OddsCRT
+
+        return OddsCRT(table) if table.kind == "odds" else DifferentialCRT(table)
     if table.kind == "chart":
         return TerrainChart(table)
     return table
+
+
+def __getattr__(name: str) -> type[Any]:
+    """The CRTs (:class:`~engines.hexkit.crt.OddsCRT`,
+    :class:`~engines.hexkit.crt.DifferentialCRT`) where they were first defined: made in
+    :mod:`engines.hexkit.crt`, loaded with the first CRT, so a command that makes none
+    does not make their classes (issue 35)."""
+    if name in ("OddsCRT", "DifferentialCRT"):
+        from engines.hexkit import crt
+
+        found: type[Any] = getattr(crt, name)
+        return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

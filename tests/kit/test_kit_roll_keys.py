@@ -60,14 +60,20 @@ def test_the_plain_keys_are_read_without_compiling_the_pattern(
             raise AssertionError(f"the pattern was asked of {text!r}")
 
     # Backhand Blow's Soviet Replacement Table (12.0), looked up after a reinforcement
-    # act: no row key of it needs the pattern (the game's load checks every table, some
-    # with keys such as "<=2", so it comes first)
-    table = ENGINE.new_state("high-water-mark").data.replacements  # type: ignore[attr-defined]
+    # act, and its Weather (5.1) and Attrition Tables (4.2 I.D), looked up at every
+    # turn's end: no row key of them needs the pattern (the game's load comes first)
+    data = ENGINE.new_state("high-water-mark").data  # type: ignore[attr-defined]
     monkeypatch.setattr(tables, "re", NoPattern())
     assert parse_roll_key("4") == (4, 4)
     assert parse_roll_key("1-2") == (1, 2)
     assert parse_roll_key("8+") == (8, None)
+    assert parse_roll_key("<=7") == (None, 7)
+    assert parse_roll_key("≤0") == (None, 0)
     with pytest.raises(ValueError, match="runs backward"):
         parse_roll_key("3-1")
-    assert [roll_lookup(table, roll) for roll in range(1, 7)] == [
+    assert [roll_lookup(data.replacements, roll) for roll in range(1, 7)] == [
         (0, 1), (0, 1), (1, 1), (1, 1), (1, 2), (2, 2)]
+    assert [roll_lookup(data.weather, roll) for roll in (2, 7, 8, 12)] == [
+        ("frozen",), ("frozen",), ("mud",), ("mud",)]
+    assert [roll_lookup(data.attrition, roll) for roll in (1, 4, 5, 6, 7, 9)] == [
+        (0,), (0,), (1,), (1,), (2,), (2,)]

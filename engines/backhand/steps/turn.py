@@ -25,7 +25,10 @@ class Advance(Procedure[BBState]):
         pos.rochade_now = False
         pos.rochade_segment = ""
         for u in pos.units.values():
-            u.refit = u.replaced = False
+            # cleared where set: a unit's every set is a call of its __setattr__, and
+            # few units refit or took a replacement last turn (issue 35)
+            if u.refit or u.replaced:
+                u.refit = u.replaced = False
         ev = [Event(f"game turn {pos.turn}", "phase", rule=self.rule)]
         if pos.turn == 1:
             pos.weather = "frozen"
