@@ -30,12 +30,12 @@ import re
 import struct
 from _operator import _compare_digest as compare_digest  # hmac's, without hashlib
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pbem import canonical
 from pbem.engine import ChanceRequest, Outcome
 from pbem.errors import DiceError, FormatError, UsageError
+from pbem.history import Frozen
 from pbem.sha import hkdf_sha256, hmac_sha256, sha256, small_sha256
 
 if TYPE_CHECKING:
@@ -343,10 +343,17 @@ def rejection_limit(n: int) -> int:
     return _U32 - _U32 % n
 
 
-@dataclass(frozen=True)
-class Step:
+#: sets a field of a frozen record, as a frozen dataclass's __init__ does
+_set = object.__setattr__
+
+# the two records below are frozen records (pbem.history.Frozen), not dataclasses: a
+# receive makes both classes, about 0.2 M instructions each as dataclasses (issue 35)
+
+
+class Step(Frozen):
     """One word read: where it came from, what it was for, and whether it was kept."""
 
+    __match_args__ = ("j", "position", "word", "n", "limit", "accepted", "result", "what")
     j: int  # block number within the request's stream
     position: int  # word within the block, 0..7
     word: int
@@ -354,7 +361,18 @@ class Step:
     limit: int  # rejection_limit(n): words >= limit are rejected
     accepted: bool
     result: int | None  # word mod n when accepted, else None
-    what: str = ""  # "die 1 of 2 (d6)", "draw 1 of 3 from 5"
+    what: str  # "die 1 of 2 (d6)", "draw 1 of 3 from 5"
+
+    def __init__(self, j: int, position: int, word: int, n: int, limit: int, accepted: bool,
+                 result: int | None, what: str = "") -> None:
+        _set(self, "j", j)
+        _set(self, "position", position)
+        _set(self, "word", word)
+        _set(self, "n", n)
+        _set(self, "limit", limit)
+        _set(self, "accepted", accepted)
+        _set(self, "result", result)
+        _set(self, "what", what)
 
     def explain(self) -> str:
         where = f"block {self.j} word {self.position}: {self.word}"
@@ -425,13 +443,18 @@ def draw_items(sampler: Sampler, contents: Sequence[str], count: int) -> tuple[s
 # --- resolving a chance request ------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(Frozen):
     """A resolved chance request: its index in the file, the outcome, and every word read."""
 
+    __match_args__ = ("index", "outcome", "steps")
     index: int
     outcome: Outcome
     steps: tuple[Step, ...]
+
+    def __init__(self, index: int, outcome: Outcome, steps: tuple[Step, ...]) -> None:
+        _set(self, "index", index)
+        _set(self, "outcome", outcome)
+        _set(self, "steps", steps)
 
     def explain(self) -> list[str]:
         """One line per word read, for ``pbem audit --roll``."""

@@ -30,12 +30,11 @@ from __future__ import annotations
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Protocol
 
 from pbem import canonical
 from pbem.errors import ActionSyntaxError, IllegalAction, MismatchError, NotYourTurn
-from pbem.history import Acted, Ordered, Record, Rolled
+from pbem.history import Acted, Frozen, Mutable, Ordered, Record, Rolled
 from pbem.sha import content_digest, hmac_sha256, sha256
 
 if TYPE_CHECKING:
@@ -78,6 +77,9 @@ def package_files(package: str) -> Traversable:
     return files(package)
 
 
+#: sets a field of a frozen record, as a frozen dataclass's __init__ does
+_set = object.__setattr__
+
 #: ``current_player()`` returns this while the state waits for a chance outcome.
 CHANCE: Final = "<chance>"
 
@@ -91,7 +93,8 @@ Snapshot = dict[str, Any]
 class Action:
     """Base of every engine's actions.
 
-    Subclasses are frozen dataclasses.  :meth:`notation` is the canonical text that goes
+    Subclasses are frozen records (dataclasses, or :class:`~pbem.history.Frozen`'s).
+    :meth:`notation` is the canonical text that goes
     into turn files; ``State.parse_action(a.notation()) == a`` must hold.
     """
 
@@ -102,18 +105,24 @@ class Action:
         return self.notation()
 
 
-@dataclass(frozen=True)
-class TextAction(Action):
+# pbem's records below are pbem.history's (Frozen, Mutable), not dataclasses: every
+# turn command makes their classes, about 0.2 M instructions each as dataclasses (issue 35)
+
+
+class TextAction(Action, Frozen):
     """An action that is just its words (``"end movement"``), for engines that need no more."""
 
+    __match_args__ = ("text",)
     text: str
+
+    def __init__(self, text: str) -> None:
+        _set(self, "text", text)
 
     def notation(self) -> str:
         return self.text
 
 
-@dataclass(frozen=True)
-class ChanceRequest:
+class ChanceRequest(Frozen):
     """What the state needs from chance, with its purpose in words.
 
     ``kind="dice"``: ``dice`` lists the sides of each die (``(6, 6)`` is 2d6); the
@@ -123,16 +132,26 @@ class ChanceRequest:
     sorts it); the outcome is the drawn items in draw order.
     """
 
+    __match_args__ = ("kind", "purpose", "dice", "cup", "contents", "count", "rule")
     kind: Literal["dice", "draw"]
     purpose: str
-    dice: tuple[int, ...] = ()
-    cup: str = ""
-    contents: tuple[str, ...] = ()
-    count: int = 0
+    dice: tuple[int, ...]
+    cup: str
+    contents: tuple[str, ...]
+    count: int
     #: the rule that calls for the roll ("Rule 14", "8.2.1"), shown in the audit
-    rule: str = ""
+    rule: str
 
-    def __post_init__(self) -> None:
+    def __init__(self, kind: Literal["dice", "draw"], purpose: str, dice: tuple[int, ...] = (),
+                 cup: str = "", contents: tuple[str, ...] = (), count: int = 0,
+                 rule: str = "") -> None:
+        _set(self, "kind", kind)
+        _set(self, "purpose", purpose)
+        _set(self, "dice", dice)
+        _set(self, "cup", cup)
+        _set(self, "contents", contents)
+        _set(self, "count", count)
+        _set(self, "rule", rule)
         if self.kind == "dice":
             if not self.dice or any(not 2 <= s <= 1_000_000 for s in self.dice):
                 raise ValueError(f"bad dice {self.dice!r} for {self.purpose!r}")
@@ -188,8 +207,7 @@ def _dice_text(dice: tuple[int, ...]) -> str:
     return "+".join(f"d{s}" for s in dice)
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(Frozen):
     """What the side to act is deciding, as data a default or standing order can answer.
 
     ``kind`` is a stable identifier (``"defensive-fire"``, ``"retreat-choice"``,
@@ -199,16 +217,25 @@ class Decision:
     rulebook's default answer where it names one (White Death "Default Actions").
     """
 
+    __match_args__ = ("side", "kind", "prompt", "options", "default", "rule")
     side: str
     kind: str
     prompt: str
-    options: tuple[Action, ...] = ()
-    default: Action | None = None
-    rule: str = ""
+    options: tuple[Action, ...]
+    default: Action | None
+    rule: str
+
+    def __init__(self, side: str, kind: str, prompt: str, options: tuple[Action, ...] = (),
+                 default: Action | None = None, rule: str = "") -> None:
+        _set(self, "side", side)
+        _set(self, "kind", kind)
+        _set(self, "prompt", prompt)
+        _set(self, "options", options)
+        _set(self, "default", default)
+        _set(self, "rule", rule)
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(Frozen):
     """Something that happened, in words, for the sides entitled to see it.
 
     ``visible_to`` empty means everyone.  ``hexes`` and ``units`` let the replay
@@ -220,26 +247,43 @@ class Event:
     recomputes them), so the field changes no file and no digest.
     """
 
+    __match_args__ = ("text", "kind", "visible_to", "hexes", "units", "rule")
     text: str
-    kind: str = "info"
-    visible_to: tuple[str, ...] = ()
-    hexes: tuple[str, ...] = ()
-    units: tuple[str, ...] = ()
-    rule: str = ""
+    kind: str
+    visible_to: tuple[str, ...]
+    hexes: tuple[str, ...]
+    units: tuple[str, ...]
+    rule: str
+
+    def __init__(self, text: str, kind: str = "info", visible_to: tuple[str, ...] = (),
+                 hexes: tuple[str, ...] = (), units: tuple[str, ...] = (),
+                 rule: str = "") -> None:
+        _set(self, "text", text)
+        _set(self, "kind", kind)
+        _set(self, "visible_to", visible_to)
+        _set(self, "hexes", hexes)
+        _set(self, "units", units)
+        _set(self, "rule", rule)
 
     def visible(self, side: str | None) -> bool:
         return side is None or not self.visible_to or side in self.visible_to
 
 
-@dataclass(frozen=True)
-class Result:
+class Result(Frozen):
     """How a game ended.  ``winner`` is a side, or ``None`` for a draw."""
 
+    __match_args__ = ("winner", "reason", "text", "level")
     winner: str | None
     reason: str  # "rules", "resign", "draw"
     text: str
     #: margin of victory where the rules grade it ("decisive", "marginal", VP totals)
-    level: str = ""
+    level: str
+
+    def __init__(self, winner: str | None, reason: str, text: str, level: str = "") -> None:
+        _set(self, "winner", winner)
+        _set(self, "reason", reason)
+        _set(self, "text", text)
+        _set(self, "level", level)
 
     def to_data(self) -> dict[str, Any]:
         return {"winner": self.winner, "reason": self.reason, "text": self.text,
@@ -250,30 +294,44 @@ class Result:
         return Result(data["winner"], data["reason"], data["text"], data.get("level", ""))
 
 
-@dataclass(frozen=True)
-class ScenarioInfo:
+class ScenarioInfo(Frozen):
     """A scenario the engine offers, with the data files whose digest an invite pins."""
 
+    __match_args__ = ("id", "title", "description", "files", "turns")
     id: str
     title: str
-    description: str = ""
-    files: tuple[Traversable, ...] = ()
+    description: str
+    files: tuple[Traversable, ...]
     #: first and last game turn, for status and selfplay caps
-    turns: tuple[int, int] = (1, 1)
+    turns: tuple[int, int]
+
+    def __init__(self, id: str, title: str, description: str = "",
+                 files: tuple[Traversable, ...] = (), turns: tuple[int, int] = (1, 1)) -> None:
+        _set(self, "id", id)
+        _set(self, "title", title)
+        _set(self, "description", description)
+        _set(self, "files", files)
+        _set(self, "turns", turns)
 
 
-@dataclass(frozen=True)
-class OptionSpec:
+class OptionSpec(Frozen):
     """An option chosen at game creation (``pbem new ... --option KEY=VALUE``)."""
 
+    __match_args__ = ("key", "description", "choices", "default")
     key: str
     description: str
-    choices: tuple[str, ...] = ("off", "on")
-    default: str = "off"
+    choices: tuple[str, ...]
+    default: str
+
+    def __init__(self, key: str, description: str, choices: tuple[str, ...] = ("off", "on"),
+                 default: str = "off") -> None:
+        _set(self, "key", key)
+        _set(self, "description", description)
+        _set(self, "choices", choices)
+        _set(self, "default", default)
 
 
-@dataclass(frozen=True)
-class OrderSpec:
+class OrderSpec(Frozen):
     """A decision a side may answer in advance with a standing order (ARCHITECTURE 9).
 
     ``kind`` is the :attr:`Decision.kind` it answers: one the rules put to a side while
@@ -286,10 +344,18 @@ class OrderSpec:
     :meth:`State.order_answer` gives.
     """
 
+    __match_args__ = ("kind", "rule", "text", "policies")
     kind: str
     rule: str
     text: str
-    policies: tuple[tuple[str, str], ...] = ()
+    policies: tuple[tuple[str, str], ...]
+
+    def __init__(self, kind: str, rule: str, text: str,
+                 policies: tuple[tuple[str, str], ...] = ()) -> None:
+        _set(self, "kind", kind)
+        _set(self, "rule", rule)
+        _set(self, "text", text)
+        _set(self, "policies", policies)
 
 
 # --- the state ----------------------------------------------------------------------------
@@ -761,8 +827,7 @@ class Engine(ABC):
         return problems
 
 
-@dataclass
-class Commitment:
+class Commitment(Mutable):
     """A secret plan committed now and revealed later (48th Panzer Korps' written plan).
 
     The engine stores ``digest`` in its state when the plan is committed (the action
@@ -771,9 +836,15 @@ class Commitment:
     program derives from its dice secret, so it can be rebuilt like everything else.
     """
 
+    __slots__ = __match_args__ = ("side", "label", "digest")
     side: str
     label: str
-    digest: bytes = field(default=b"")
+    digest: bytes
+
+    def __init__(self, side: str, label: str, digest: bytes = b"") -> None:
+        self.side = side
+        self.label = label
+        self.digest = digest
 
     @staticmethod
     def salt(secret: bytes, nonce: bytes, side: str, label: str) -> bytes:

@@ -14,11 +14,11 @@ again).  The caller checks the key against the one pinned for the game and side.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from pbem import FORMAT_VERSION, canonical
 from pbem.errors import FormatError, SignatureError, quote
+from pbem.history import Frozen
 from pbem.identity import Identity, verify
 from pbem.sha import sha256
 
@@ -51,15 +51,30 @@ def body_hash(body: bytes) -> bytes:
     return sha256(body).digest()
 
 
-@dataclass(frozen=True)
-class Envelope:
+#: sets a field of a frozen record, as a frozen dataclass's __init__ does
+_set = object.__setattr__
+
+# the two records here are frozen records (pbem.history.Frozen), not dataclasses: every
+# turn command makes their classes, about 0.2 M instructions each as dataclasses (issue 35)
+
+
+class Envelope(Frozen):
     """A verified envelope: the signature over ``body`` by ``key`` has been checked."""
 
+    __match_args__ = ("kind", "key", "signature", "body", "raw")
     kind: str
     key: bytes
     signature: bytes
     body: bytes
     raw: bytes
+
+    def __init__(self, kind: str, key: bytes, signature: bytes, body: bytes,
+                 raw: bytes) -> None:
+        _set(self, "kind", kind)
+        _set(self, "key", key)
+        _set(self, "signature", signature)
+        _set(self, "body", body)
+        _set(self, "raw", raw)
 
     @property
     def hash(self) -> bytes:
@@ -174,15 +189,22 @@ def committed_envelope(data: bytes) -> Envelope:
     return Envelope(kind, key, signature, body, data)
 
 
-@dataclass(frozen=True)
-class FileInfo:
+class FileInfo(Frozen):
     """Enough to name and route a file, read without any key (nothing here is verified)."""
 
+    __match_args__ = ("kind", "game_id", "seq", "side", "signer")
     kind: str
     game_id: bytes
     seq: int
     side: str
     signer: bytes
+
+    def __init__(self, kind: str, game_id: bytes, seq: int, side: str, signer: bytes) -> None:
+        _set(self, "kind", kind)
+        _set(self, "game_id", game_id)
+        _set(self, "seq", seq)
+        _set(self, "side", side)
+        _set(self, "signer", signer)
 
 
 def peek(data: bytes) -> FileInfo:

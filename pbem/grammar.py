@@ -31,54 +31,17 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any
 
 from pbem.engine import Action
 from pbem.errors import ActionSyntaxError
 
+# re-exported: the engines' data records import their base from here
+from pbem.history import Frozen as Frozen
+
 #: what one argument holds: a word (unit, hex, word from a set), a number, a flag, or the
 #: words of a list argument; ``None`` for a slot in an absent optional group
 Value = str | int | bool | tuple[str, ...] | None
-
-
-class Frozen:
-    """A frozen dataclass's instances, without making one: made from its fields' values
-    (the fields named in ``__match_args__``, in order), equal and hashed by them, shown
-    by them and refusing a change (FrozenInstanceError).  Even from its kept record a
-    dataclass is about 0.2 M instructions to make at every start (issue 35); this is for
-    a class nothing asks dataclasses about (``fields``, ``replace``): the grammar's types
-    and parts, an engine's data records.  Kept here, in a module every turn command's
-    engine loads, not in one every pbem command loads (``--help``, ``status``)."""
-
-    __slots__ = ()
-    __match_args__: tuple[str, ...] = ()
-
-    def __init__(self, *values: Any) -> None:
-        for name, value in zip(self.__match_args__, values, strict=True):
-            object.__setattr__(self, name, value)
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple([getattr(self, name) for name in self.__match_args__])
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            assert isinstance(other, Frozen)
-            return self._values() == other._values()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__match_args__])
-        return f"{self.__class__.__qualname__}({shown})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
 class Type(Frozen):

@@ -16,35 +16,128 @@ it was made or restored.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import FrozenInstanceError
+from typing import Any, Self
 
 from pbem.errors import FormatError
 
+#: sets a field of a frozen record, as a frozen dataclass's __init__ does
+_set = object.__setattr__
 
-@dataclass(frozen=True, slots=True)
-class Acted:
+
+class Frozen:
+    """A frozen dataclass's instances, without making one: made from its fields' values
+    (the fields named in ``__match_args__``, in order), equal and hashed by them, shown
+    by them, refusing a change (FrozenInstanceError), deep-copied and pickled as made
+    from them.  Even from its kept record a dataclass is about 0.2 M instructions to
+    make at every start (issue 35), 0.4 M with ``slots=True`` (dataclasses makes the
+    class twice); this is for a class nothing asks dataclasses about (``fields``,
+    ``replace``, :mod:`pbem.codec`, :mod:`pbem.typedcopy`): pbem's own records that
+    every turn command makes (these, :mod:`pbem.engine`'s), the grammar's types and
+    parts, an engine's data records.  Kept here, in the module of pbem's records that
+    every turn command's engine loads first, not in one every pbem command loads
+    (``--help``).  A subclass may keep its fields in ``__slots__``: its deep copy and
+    pickle remake it from its values (``object``'s would set each slot, which a frozen
+    record refuses)."""
+
+    __slots__ = ()
+    __match_args__: tuple[str, ...] = ()
+
+    def __init__(self, *values: Any) -> None:
+        for name, value in zip(self.__match_args__, values, strict=True):
+            _set(self, name, value)
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple([getattr(self, name) for name in self.__match_args__])
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            assert isinstance(other, Frozen)
+            return self._values() == other._values()
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__match_args__])
+        return f"{self.__class__.__qualname__}({shown})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[Frozen], tuple[Any, ...]]:
+        return self.__class__, self._values()
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with the fields ``changes`` names given new values, as
+        ``dataclasses.replace`` makes of a frozen dataclass."""
+        values = [changes.pop(name, value)
+                  for name, value in zip(self.__match_args__, self._values(), strict=True)]
+        if changes:
+            raise TypeError(f"{self.__class__.__name__} has no field {next(iter(changes))!r}")
+        return self.__class__(*values)
+
+
+class Mutable:
+    """A (mutable) dataclass's instances, without making one, for the same reason as
+    :class:`Frozen`: the fields named in ``__match_args__``, kept in the subclass's
+    ``__slots__`` and set by its ``__init__``, equal by them and shown by them; unhashable
+    as a dataclass that compares its fields.  Deep copy and pickle are ``object``'s: they
+    set each slot, which a mutable record allows."""
+
+    __slots__ = ()
+    __match_args__: tuple[str, ...] = ()
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is self.__class__:
+            names = self.__match_args__
+            return [getattr(self, n) for n in names] == [getattr(other, n) for n in names]
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in self.__match_args__])
+        return f"{self.__class__.__qualname__}({shown})"
+
+
+class Acted(Frozen):
     """An action of the side to act."""
 
+    __slots__ = __match_args__ = ("text",)
     text: str
 
+    def __init__(self, text: str) -> None:
+        _set(self, "text", text)
 
-@dataclass(frozen=True, slots=True)
-class Ordered:
+
+class Ordered(Frozen):
     """An action taken for a side by its standing orders (pbem.orders)."""
 
+    __slots__ = __match_args__ = ("text",)
     text: str
 
+    def __init__(self, text: str) -> None:
+        _set(self, "text", text)
 
-@dataclass(frozen=True, slots=True)
-class Rolled:
+
+class Rolled(Frozen):
     """A chance outcome: the ``index``-th roll of its file, and what was asked for
     (``pbem.dice.request_data``; ``None`` in format-1 files and in a state's own history,
     which keeps no request)."""
 
+    __slots__ = __match_args__ = ("index", "outcome", "request")
     index: int
     outcome: tuple[Any, ...]
-    request: Any = None
+    request: Any
+
+    def __init__(self, index: int, outcome: tuple[Any, ...], request: Any = None) -> None:
+        _set(self, "index", index)
+        _set(self, "outcome", outcome)
+        _set(self, "request", request)
 
 
 Record = Acted | Ordered | Rolled

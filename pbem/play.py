@@ -480,14 +480,14 @@ class Prompt:
         actions = [a.notation() for a in self.game.state.legal_actions()]
         default = self.default()
         # the units the prompt names, as their counters read ("sets up 1/33 Armd 4-3-10")
-        decision = replace(decision, prompt=prompt_named(
+        decision = decision.replace(prompt=prompt_named(
             decision.prompt, self.game.state.counters(self.game.side),
             self.game.state.engine.sides))
         grouped = self.grouped(actions) if len(actions) > MENU_MAX or word else None
         unit = grouped.find(word) if grouped is not None and word else None
         if word and unit is None:
             actions = [a for a in actions if word in a.split()]
-            self.console.print(DecisionPrompt(replace(decision, options=())))
+            self.console.print(DecisionPrompt(decision.replace(options=())))
             if not actions:
                 self.console.print(f"  no action names {word} now", markup=False)
             for line in folded(actions, self.console.width - 4, self.cells()):
@@ -497,7 +497,7 @@ class Prompt:
             self.focus = unit.unit
         menu = self.menu()
         if len(actions) <= MENU_MAX and unit is None:
-            self.console.print(DecisionPrompt(replace(decision, options=tuple(
+            self.console.print(DecisionPrompt(decision.replace(options=tuple(
                 self.game.state.parse_action(t) for t in menu))))
             self.explain(actions)
             hint = "type a number to pick that action"
@@ -521,7 +521,7 @@ class Prompt:
             self.explain(focused.actions)
             self.console.print(f"  [dim]{escape(hint)}; 'legal' lists the units again[/]")
             return
-        self.console.print(DecisionPrompt(replace(decision, options=())))
+        self.console.print(DecisionPrompt(decision.replace(options=())))
         self.console.print(f"  {len(actions)} actions; by unit (a number or a unit picks "
                            "the unit, then its actions are listed):", markup=False)
         table = unit_table(grouped)

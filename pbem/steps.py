@@ -79,6 +79,7 @@ from pbem.engine import (
     State,
 )
 from pbem.errors import FormatError, IllegalAction
+from pbem.history import Frozen, Mutable
 
 if TYPE_CHECKING:
     S = TypeVar("S", bound="StepState[Any]")
@@ -118,6 +119,8 @@ class _Begun:
 #: opponent, where the rules name the side by that role: the state names the phasing side
 #: once (:meth:`StepState.phasing_side`).  Never a side's name (in parentheses)
 PHASING, NON_PHASING = "(phasing)", "(non-phasing)"
+#: sets a field of a frozen record, as a frozen dataclass's __init__ does
+_set_field = object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -125,21 +128,36 @@ class NoArgs:
     """The arguments of a step that takes none."""
 
 
-@dataclass
-class Frame:
-    """One step in progress: which step, its arguments, where a sequence has got to."""
+#: a frame's arguments when none are given: one value shared by every such frame
+_NO_ARGS = NoArgs()
 
+
+class Frame(Mutable):
+    """One step in progress: which step, its arguments, where a sequence has got to.  A
+    record of pbem.history's, not a dataclass, as :class:`Refusal` (issue 35)."""
+
+    __slots__ = __match_args__ = ("step", "args", "pc")
     step: str
-    args: Any = NoArgs()
-    pc: int = 0
+    args: Any
+    pc: int
+
+    def __init__(self, step: str, args: Any = _NO_ARGS, pc: int = 0) -> None:
+        self.step = step
+        self.args = args
+        self.pc = pc
 
 
-@dataclass(frozen=True)
-class Refusal:
-    """Why an action is refused, under a rule finer than its step's (``"Skirmish 2.1"``)."""
+class Refusal(Frozen):
+    """Why an action is refused, under a rule finer than its step's (``"Skirmish 2.1"``).
+    A frozen record, not a dataclass, as :mod:`pbem.engine`'s (issue 35)."""
 
+    __match_args__ = ("rule", "text")
     rule: str
     text: str
+
+    def __init__(self, rule: str, text: str) -> None:
+        _set_field(self, "rule", rule)
+        _set_field(self, "text", text)
 
 
 class Flow:
@@ -482,19 +500,27 @@ class Procedure(Step[S]):
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
-class Entry(Generic[S]):
+class Entry(Frozen, Generic[S]):
     """One line of a sequence of play: the rule, the step it calls, and when it applies.
 
     ``args``: the called step's arguments: ``None`` (its ``Args()``), a fixed value
     (copied for each call, so a step that changes its frame's arguments never changes the
     entry's), or a function ``(state, sequence_args) -> args`` of the sequence frame's own
-    arguments (a player turn passing its side to each of its phases)."""
+    arguments (a player turn passing its side to each of its phases).  A frozen record,
+    not a dataclass, as :mod:`pbem.engine`'s (issue 35)."""
 
+    __match_args__ = ("rule", "step", "when", "args")
     rule: str
     step: str
-    when: Callable[[S], bool] | None = None
-    args: Any = None
+    when: Callable[[S], bool] | None
+    args: Any
+
+    def __init__(self, rule: str, step: str, when: Callable[[S], bool] | None = None,
+                 args: Any = None) -> None:
+        _set_field(self, "rule", rule)
+        _set_field(self, "step", step)
+        _set_field(self, "when", when)
+        _set_field(self, "args", args)
 
     def args_for(self, s: S, sequence_args: Any) -> Any:
         """The arguments this entry calls its step with, in ``s`` from a sequence frame

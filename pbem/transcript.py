@@ -23,7 +23,6 @@ turn    kind, game, seq>=2, prev, side, generation, link_index, reveal, records,
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pbem import canonical, dice, history
@@ -40,6 +39,7 @@ from pbem.errors import (
     SignatureError,
     quote,
 )
+from pbem.history import Frozen, Mutable
 from pbem.identity import Card
 
 if TYPE_CHECKING:
@@ -129,16 +129,27 @@ TURN_FIELDS = {"kind", "game", "seq", "prev", "side", "generation", "link_index"
 # --- what the verifier keeps ------------------------------------------------------------
 
 
-@dataclass
-class ChainPos:
+# the records below are pbem.history's records, not dataclasses: a receive makes their
+# classes, about 0.2 M instructions each as dataclasses (issue 35)
+
+
+class ChainPos(Mutable):
     """Where one side's dice chain stands."""
 
-    generation: int = 0
-    index: int = 0
+    __slots__ = __match_args__ = ("generation", "index", "prev", "latest")
+    generation: int
+    index: int
     #: the value the next link must hash to (the anchor, or the last revealed link)
-    prev: bytes = b""
+    prev: bytes
     #: the latest value this side has revealed (its anchor until its first reveal)
-    latest: bytes = b""
+    latest: bytes
+
+    def __init__(self, generation: int = 0, index: int = 0, prev: bytes = b"",
+                 latest: bytes = b"") -> None:
+        self.generation = generation
+        self.index = index
+        self.prev = prev
+        self.latest = latest
 
     def to_data(self) -> list[Any]:
         return [self.generation, self.index, self.prev, self.latest]
@@ -148,10 +159,12 @@ class ChainPos:
         return ChainPos(int(data[0]), int(data[1]), bytes(data[2]), bytes(data[3]))
 
 
-@dataclass(frozen=True)
-class RollRecord:
+class RollRecord(Frozen):
     """One roll as the audit shows it."""
 
+    __match_args__ = ("seq", "index", "side", "purpose", "rule", "request", "outcome",
+                      "seed", "after_action", "roll", "actor_link", "opponent_link", "asked",
+                      "recorded", "told")
     seq: int
     index: int
     side: str
@@ -161,50 +174,101 @@ class RollRecord:
     outcome: tuple[Any, ...]
     seed: bytes
     after_action: str
-    roll: dice.Roll | None = None
+    roll: dice.Roll | None
     #: the two links the seed mixes: the actor's, revealed in this file, and the opponent's
-    actor_link: bytes = b""
-    opponent_link: bytes = b""
+    actor_link: bytes
+    opponent_link: bytes
     #: the request as :func:`pbem.dice.request_data` gives it; ``recorded`` says whether
     #: the file signs it (format 2) or only the engine knows it (format 1)
-    asked: dict[str, Any] = field(default_factory=dict)
-    recorded: bool = False
+    asked: dict[str, Any]
+    recorded: bool
     #: the events of kind ``roll`` its outcome gave: the engine telling the roll in its
     #: own words, which ``receive`` and ``act`` then name instead of telling it twice
-    told: tuple[Event, ...] = ()
+    told: tuple[Event, ...]
+
+    def __init__(self, seq: int, index: int, side: str, purpose: str, rule: str, request: str,
+                 outcome: tuple[Any, ...], seed: bytes, after_action: str,
+                 roll: dice.Roll | None = None, actor_link: bytes = b"",
+                 opponent_link: bytes = b"", asked: dict[str, Any] | None = None,
+                 recorded: bool = False, told: tuple[Event, ...] = ()) -> None:
+        set_field = object.__setattr__
+        set_field(self, "seq", seq)
+        set_field(self, "index", index)
+        set_field(self, "side", side)
+        set_field(self, "purpose", purpose)
+        set_field(self, "rule", rule)
+        set_field(self, "request", request)
+        set_field(self, "outcome", outcome)
+        set_field(self, "seed", seed)
+        set_field(self, "after_action", after_action)
+        set_field(self, "roll", roll)
+        set_field(self, "actor_link", actor_link)
+        set_field(self, "opponent_link", opponent_link)
+        # a fresh dict a record, as the dataclass's default factory gave
+        set_field(self, "asked", {} if asked is None else asked)
+        set_field(self, "recorded", recorded)
+        set_field(self, "told", told)
 
     @property
     def name(self) -> str:
         return dice.roll_name(self.seq, self.index)
 
 
-@dataclass
-class Accepted:
+class Accepted(Mutable):
     """What one accepted file did: for narration, status and the audit table."""
 
+    __slots__ = __match_args__ = ("seq", "kind", "side", "hash", "events", "actions", "rolls",
+                                  "message", "draw", "end", "clock", "acted", "ordered",
+                                  "orders")
     seq: int
     kind: str
     side: str
     hash: bytes
-    events: list[Event] = field(default_factory=list)
-    actions: list[str] = field(default_factory=list)
-    rolls: list[RollRecord] = field(default_factory=list)
-    message: str = ""
-    draw: str = ""
-    end: str = ""
-    clock: int = 0
+    events: list[Event]
+    actions: list[str]
+    rolls: list[RollRecord]
+    message: str
+    draw: str
+    end: str
+    clock: int
     #: whether the file played any action (sealed dice: its rolls all come before)
-    acted: bool = False
+    acted: bool
     #: the actions among ``actions`` played by the receiver's own standing orders
-    ordered: list[str] = field(default_factory=list)
+    ordered: list[str]
     #: the sender's standing orders, when this file changes them
-    orders: dict[str, str] | None = None
+    orders: dict[str, str] | None
+
+    def __init__(self, seq: int, kind: str, side: str, hash: bytes,
+                 events: list[Event] | None = None, actions: list[str] | None = None,
+                 rolls: list[RollRecord] | None = None, message: str = "", draw: str = "",
+                 end: str = "", clock: int = 0, acted: bool = False,
+                 ordered: list[str] | None = None,
+                 orders: dict[str, str] | None = None) -> None:
+        self.seq = seq
+        self.kind = kind
+        self.side = side
+        self.hash = hash
+        # a fresh list each, as the dataclass's default factories gave
+        self.events = [] if events is None else events
+        self.actions = [] if actions is None else actions
+        self.rolls = [] if rolls is None else rolls
+        self.message = message
+        self.draw = draw
+        self.end = end
+        self.clock = clock
+        self.acted = acted
+        self.ordered = [] if ordered is None else ordered
+        self.orders = orders
 
 
-@dataclass
-class Setup:
+class Setup(Mutable):
     """The invite's promises, checked against what is installed here."""
 
+    __slots__ = __match_args__ = (
+        "game_id", "engine_id", "rules_version", "scenario", "scenario_digest",
+        "scenario_files", "options", "sides", "creator_side", "creator", "dice_mode",
+        "chain_length", "nonce", "anchor", "initial_digest", "format", "pace", "reminders",
+        "sealed_rules")
     game_id: bytes
     engine_id: str
     rules_version: str
@@ -221,13 +285,39 @@ class Setup:
     anchor: bytes
     initial_digest: bytes
     #: the game format (docs/protocol.md 3.1): 1 when the invite has no ``format`` field
-    format: int = 1
+    format: int
     #: the agreed pace, seconds a side may take over a file (None: the invite agrees none)
-    pace: int | None = None
+    pace: int | None
     #: ``"watch"``: pbem watch reminds a late side by itself; ``""``: only ``pbem nudge``
-    reminders: str = ""
+    reminders: str
     #: the sealed-dice rules (docs/protocol.md 6.2.1): 1 when the invite has no ``sealed``
-    sealed_rules: int = 1
+    sealed_rules: int
+
+    def __init__(self, game_id: bytes, engine_id: str, rules_version: str, scenario: str,
+                 scenario_digest: bytes, scenario_files: dict[str, bytes],
+                 options: dict[str, str], sides: tuple[str, str], creator_side: str,
+                 creator: Card, dice_mode: str, chain_length: int, nonce: bytes,
+                 anchor: bytes, initial_digest: bytes, format: int = 1,
+                 pace: int | None = None, reminders: str = "", sealed_rules: int = 1) -> None:
+        self.game_id = game_id
+        self.engine_id = engine_id
+        self.rules_version = rules_version
+        self.scenario = scenario
+        self.scenario_digest = scenario_digest
+        self.scenario_files = scenario_files
+        self.options = options
+        self.sides = sides
+        self.creator_side = creator_side
+        self.creator = creator
+        self.dice_mode = dice_mode
+        self.chain_length = chain_length
+        self.nonce = nonce
+        self.anchor = anchor
+        self.initial_digest = initial_digest
+        self.format = format
+        self.pace = pace
+        self.reminders = reminders
+        self.sealed_rules = sealed_rules
 
     @property
     def joiner_side(self) -> str:

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from engines.hexkit.facts import BoardFacts, Placed, board_facts
@@ -760,7 +759,7 @@ class WDState(StepState[Position]):
     def _decision(self) -> Decision:
         d = super()._decision()
         # the options are shown when few enough to read; legal_actions() lists them all
-        return d if len(d.options) <= 12 else replace(d, options=())
+        return d if len(d.options) <= 12 else d.replace(options=())
 
     def _decision_head(self) -> tuple[str, str]:
         # _decision above only trims the options: side and prompt are the steps' own, so a

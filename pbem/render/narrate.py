@@ -187,7 +187,7 @@ class FrameCutter:
         name = f"{self.seq}.{index}" if self.seq is not None else ""
         if self.tell_rolls and any(e.kind == "roll" for e in told):
             # the engine tells its own rolls: only give them their names
-            told = [replace(e, text=f"roll {name}: {e.text}") if e.kind == "roll"
+            told = [e.replace(text=f"roll {name}: {e.text}") if e.kind == "roll"
                     and name else e for e in told]
         elif self.tell_rolls:
             told = [roll_event(request.purpose, request.describe(), outcome, name=name,

@@ -22,6 +22,7 @@ import pytest
 from engines.hexkit.shared import Shared
 from pbem import typedcopy
 from pbem.engine import Engine, State
+from pbem.history import Frozen
 from pbem.registry import engines
 from pbem.testing import Chooser
 
@@ -45,7 +46,8 @@ def _parts(obj: Any) -> Iterator[Any]:
 
 
 def _mutable(obj: Any) -> bool:
-    if isinstance(obj, tuple | frozenset):
+    # a frozen record (pbem.history.Frozen) refuses a change as a frozen dataclass does
+    if isinstance(obj, tuple | frozenset | Frozen):
         return False
     if dataclasses.is_dataclass(obj):
         return not type(obj).__dataclass_params__.frozen  # type: ignore[attr-defined]
