@@ -10,7 +10,10 @@ from engines.backhand.fronts import displace_fronts
 from pbem.engine import Event
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from engines.backhand.state import BBState
+    from engines.hexkit.facts import BoardFacts
 
 
 def control(s: BBState, h: str) -> str | None:
@@ -31,9 +34,28 @@ def update_control(s: BBState) -> None:
     _update_control(s)
 
 
-def _update_control(s: BBState) -> None:
-    """Keep the record of hexes ever Soviet controlled (11.2, 18.2) current."""
-    now = soviet_controlled(s)
+#: the board facts (a pure function of where every unit stands) whose watched hexes'
+#: control was last found, and that control: a put finds again only the watched hexes
+#: next to a hex it changed, control (3.1) being read off a hex and its neighbours
+_FOUND: list[tuple[BoardFacts, tuple[str, ...]]] = []
+
+
+def _update_control(s: BBState, since: BoardFacts | None = None,
+                    near: frozenset[str] = frozenset()) -> None:
+    """Keep the record of hexes ever Soviet controlled (11.2, 18.2) current.  ``since``:
+    the board facts before the units in or next to the hexes ``near`` alone changed."""
+    facts = s.facts()
+    kept = _FOUND[0] if _FOUND else None
+    if kept is not None and kept[0] is facts:
+        now = list(kept[1])
+    elif kept is not None and since is not None and kept[0] is since and near.isdisjoint(
+            s.data.watched):
+        # no watched hex is next to a hex that changed (issue 35: all eight asked again
+        # after every move, where a move is near one of them a few times a game)
+        now = list(kept[1])
+    else:
+        now = soviet_controlled(s)
+    _FOUND[:] = [(facts, tuple(now))]
     s.pos.sov_control = now
     s.pos.ever_soviet = sorted(set(s.pos.ever_soviet) | set(now))
 
@@ -58,11 +80,30 @@ def control_events(s: BBState, before: list[str]) -> list[Event]:
     return out
 
 
+def _near(s: BBState, hexes: Iterable[str]) -> frozenset[str]:
+    """The map's hexes among ``hexes`` and next to them: those whose control (3.1) and
+    whose passage for a Front Marker's trace (14.1, its German ZOC) a unit leaving or
+    entering ``hexes`` may change."""
+    m, nbrs = s.data.map, s.data.nbrs
+    out: set[str] = set()
+    for h in hexes:
+        if h in m:
+            out.add(h)
+            out.update(nbrs[h])
+    return frozenset(out)
+
+
 def put(s: BBState, units: list[str] | tuple[str, ...], h: str) -> None:
+    since = s.facts()
+    changed = {h}
     for u in units:
-        s.pos.units[u].at = h
-    update_control(s)
-    displace_fronts(s)
+        x = s.pos.units[u]
+        changed.add(x.at)
+        x.at = h
+    near = _near(s, changed)
+    s.invalidate()
+    _update_control(s, since, near)
+    displace_fronts(s, since, near)
     s.invalidate()
 
 
@@ -78,9 +119,12 @@ def eliminate(s: BBState, uid: str, rule: str) -> list[Event]:
     """A unit out of play: control (3.1) and the Front Markers (14.1: a marker must trace
     "at any time", so one a Soviet unit kept open is displaced now) follow at once."""
     x = s.pos.units[uid]
+    since = s.facts()
+    near = _near(s, (x.at,))
     x.steps = 0
     x.at = "elim"
-    update_control(s)
-    displace_fronts(s)
+    s.invalidate()
+    _update_control(s, since, near)
+    displace_fronts(s, since, near)
     s.invalidate()
     return [Event(f"{uid} is eliminated", "loss", rule=rule, units=(uid,))]

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
     from engines.backhand.data import Data
     from engines.backhand.state import BBState
+    from engines.hexkit.facts import BoardFacts
 
 
 #: 14.0: how far a Front Marker reaches, in hexes
@@ -158,13 +159,41 @@ def _toward_sources(s: BBState) -> Callable[[str], int]:
     return toward
 
 
-def displace_fronts(s: BBState) -> None:
+#: by a marker's hex, the board facts (a pure function of where every unit stands) under
+#: which it last traced (14.1), and the path it traced by
+_TRACED: dict[str, tuple[BoardFacts, tuple[str, ...]]] = {}
+
+
+def displace_fronts(s: BBState, since: BoardFacts | None = None,
+                    near: frozenset[str] = frozenset()) -> None:
     """14.1: a Front Marker whose hex the enemy entered or that cannot trace to a
     Soviet source goes "to the next available hex ... closer to a Soviet supply source
     and fulfilling all requirements": the nearest hex of the Soviet supply net (free of
     German units, out of German ZOC unless a Soviet unit is there, joined to a source),
     among those nearer a source than the marker if there are any; ties by distance to
-    a source, then hex id. The net is what Fronts (14.2) offers a marker to move to."""
+    a source, then hex id. The net is what Fronts (14.2) offers a marker to move to.
+
+    ``since``: the board facts before the units in or next to the hexes ``near`` alone
+    changed (a unit put or eliminated)."""
+    facts = s.facts()
+    due = []
+    for f in FRONTS:
+        h = s.pos.fronts[f]
+        kept = _TRACED.get(h)
+        if kept is not None and (kept[0] is facts or (
+                kept[0] is since and near.isdisjoint(kept[1]))):
+            # the path the marker traced by before the change, none of whose hexes is
+            # in or next to a hex that changed: each still passes as it did, so it
+            # traces by it (issue 35: both markers' paths checked after every put)
+            _TRACED[h] = (facts, kept[1])
+        else:
+            due.append(f)
+    if due:
+        _displace(s, facts, due)
+
+
+def _displace(s: BBState, facts: BoardFacts, fronts: list[str]) -> None:
+    """:func:`displace_fronts` of the markers of ``fronts``, whose traces are not known."""
     d = s.data
     m = d.map
     germans = s.occupied("german")
@@ -190,11 +219,12 @@ def displace_fronts(s: BBState) -> None:
         if not sources:
             sources.extend(sorted(d.soviet_supply))
         return min(m.distance(x, y) for y in sources)
-    for f in FRONTS:
+    for f in fronts:
         h = s.pos.fronts[f]
         # the usual case, a marker still joined to a source, by a trace from the marker
         # (cheaper after every move than the flood of the whole net)
         if traces(s, h, ok):
+            _TRACED[h] = (facts, _PATHS[h])
             continue
         # the supply net (and its module) only for a marker that no longer traces
         # (issue 35: 0.8 M instructions of an act placing reinforcements)
