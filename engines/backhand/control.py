@@ -3,6 +3,7 @@ eliminated (the Front Markers follow at once, 14.1)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import SIDES
@@ -10,8 +11,7 @@ from engines.backhand.fronts import displace_fronts
 from pbem.engine import Event
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
-
+    from engines.backhand.data import Data
     from engines.backhand.state import BBState
     from engines.hexkit.facts import BoardFacts
 
@@ -38,20 +38,29 @@ def update_control(s: BBState) -> None:
 #: control was last found, and that control: a put finds again only the watched hexes
 #: next to a hex it changed, control (3.1) being read off a hex and its neighbours
 _FOUND: list[tuple[BoardFacts, tuple[str, ...]]] = []
+#: the watched hexes and their neighbours, with the data they were read from: a unit
+#: leaving or entering any other hex changes no watched hex's control (3.1)
+_AROUND: list[tuple[Data, frozenset[str]]] = []
+
+
+def _around_watched(d: Data) -> frozenset[str]:
+    if not _AROUND or _AROUND[0][0] is not d:
+        _AROUND[:] = [(d, frozenset(itertools.chain(d.watched, *map(d.nbrs.__getitem__,
+                                                                    d.watched))))]
+    return _AROUND[0][1]
 
 
 def _update_control(s: BBState, since: BoardFacts | None = None,
-                    near: frozenset[str] = frozenset()) -> None:
+                    changed: frozenset[str] = frozenset()) -> None:
     """Keep the record of hexes ever Soviet controlled (11.2, 18.2) current.  ``since``:
-    the board facts before the units in or next to the hexes ``near`` alone changed."""
+    the board facts before the units in the hexes ``changed`` alone left or entered
+    them."""
     facts = s.facts()
     kept = _FOUND[0] if _FOUND else None
-    if kept is not None and kept[0] is facts:
-        now = list(kept[1])
-    elif kept is not None and since is not None and kept[0] is since and near.isdisjoint(
-            s.data.watched):
-        # no watched hex is next to a hex that changed (issue 35: all eight asked again
-        # after every move, where a move is near one of them a few times a game)
+    if kept is not None and (kept[0] is facts or (
+            kept[0] is since and changed.isdisjoint(_around_watched(s.data)))):
+        # no watched hex is in or next to a hex that changed (issue 35: all eight asked
+        # again after every move, where a move is near one of them a few times a game)
         now = list(kept[1])
     else:
         now = soviet_controlled(s)
@@ -80,30 +89,17 @@ def control_events(s: BBState, before: list[str]) -> list[Event]:
     return out
 
 
-def _near(s: BBState, hexes: Iterable[str]) -> frozenset[str]:
-    """The map's hexes among ``hexes`` and next to them: those whose control (3.1) and
-    whose passage for a Front Marker's trace (14.1, its German ZOC) a unit leaving or
-    entering ``hexes`` may change."""
-    m, nbrs = s.data.map, s.data.nbrs
-    out: set[str] = set()
-    for h in hexes:
-        if h in m:
-            out.add(h)
-            out.update(nbrs[h])
-    return frozenset(out)
-
-
 def put(s: BBState, units: list[str] | tuple[str, ...], h: str) -> None:
     since = s.facts()
-    changed = {h}
+    left = []
     for u in units:
         x = s.pos.units[u]
-        changed.add(x.at)
+        left.append(x.at)
         x.at = h
-    near = _near(s, changed)
+    changed = frozenset((h, *left))
     s.invalidate()
-    _update_control(s, since, near)
-    displace_fronts(s, since, near)
+    _update_control(s, since, changed)
+    displace_fronts(s, since, changed)
     s.invalidate()
 
 
@@ -120,11 +116,11 @@ def eliminate(s: BBState, uid: str, rule: str) -> list[Event]:
     "at any time", so one a Soviet unit kept open is displaced now) follow at once."""
     x = s.pos.units[uid]
     since = s.facts()
-    near = _near(s, (x.at,))
+    changed = frozenset((x.at,))
     x.steps = 0
     x.at = "elim"
     s.invalidate()
-    _update_control(s, since, near)
-    displace_fronts(s, since, near)
+    _update_control(s, since, changed)
+    displace_fronts(s, since, changed)
     s.invalidate()
     return [Event(f"{uid} is eliminated", "loss", rule=rule, units=(uid,))]

@@ -3,6 +3,7 @@ marker displaced (14.1)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
@@ -160,12 +161,14 @@ def _toward_sources(s: BBState) -> Callable[[str], int]:
 
 
 #: by a marker's hex, the board facts (a pure function of where every unit stands) under
-#: which it last traced (14.1), and the path it traced by
-_TRACED: dict[str, tuple[BoardFacts, tuple[str, ...]]] = {}
+#: which it last traced (14.1), the path it traced by, and that path's hexes and their
+#: neighbours: a unit leaving or entering any other hex changes no hex of the path's
+#: passage (occupied by a German unit, or in German ZOC, read off its neighbours)
+_TRACED: dict[str, tuple[BoardFacts, tuple[str, ...], frozenset[str]]] = {}
 
 
 def displace_fronts(s: BBState, since: BoardFacts | None = None,
-                    near: frozenset[str] = frozenset()) -> None:
+                    changed: frozenset[str] = frozenset()) -> None:
     """14.1: a Front Marker whose hex the enemy entered or that cannot trace to a
     Soviet source goes "to the next available hex ... closer to a Soviet supply source
     and fulfilling all requirements": the nearest hex of the Soviet supply net (free of
@@ -173,19 +176,19 @@ def displace_fronts(s: BBState, since: BoardFacts | None = None,
     among those nearer a source than the marker if there are any; ties by distance to
     a source, then hex id. The net is what Fronts (14.2) offers a marker to move to.
 
-    ``since``: the board facts before the units in or next to the hexes ``near`` alone
-    changed (a unit put or eliminated)."""
+    ``since``: the board facts before the units in the hexes ``changed`` alone left or
+    entered them (a unit put or eliminated)."""
     facts = s.facts()
     due = []
     for f in FRONTS:
         h = s.pos.fronts[f]
         kept = _TRACED.get(h)
         if kept is not None and (kept[0] is facts or (
-                kept[0] is since and near.isdisjoint(kept[1]))):
+                kept[0] is since and changed.isdisjoint(kept[2]))):
             # the path the marker traced by before the change, none of whose hexes is
             # in or next to a hex that changed: each still passes as it did, so it
             # traces by it (issue 35: both markers' paths checked after every put)
-            _TRACED[h] = (facts, kept[1])
+            _TRACED[h] = (facts, kept[1], kept[2])
         else:
             due.append(f)
     if due:
@@ -224,7 +227,10 @@ def _displace(s: BBState, facts: BoardFacts, fronts: list[str]) -> None:
         # the usual case, a marker still joined to a source, by a trace from the marker
         # (cheaper after every move than the flood of the whole net)
         if traces(s, h, ok):
-            _TRACED[h] = (facts, _PATHS[h])
+            path = _PATHS[h]
+            kept = _TRACED.get(h)
+            _TRACED[h] = (facts, path, kept[2] if kept is not None and kept[1] is path
+                          else frozenset(itertools.chain(path, *map(nbrs.__getitem__, path))))
             continue
         # the supply net (and its module) only for a marker that no longer traces
         # (issue 35: 0.8 M instructions of an act placing reinforcements)
