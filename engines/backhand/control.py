@@ -3,6 +3,7 @@ eliminated (the Front Markers follow at once, 14.1)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import SIDES
@@ -10,7 +11,9 @@ from engines.backhand.fronts import displace_fronts
 from pbem.engine import Event
 
 if TYPE_CHECKING:
+    from engines.backhand.data import Data
     from engines.backhand.state import BBState
+    from engines.hexkit.facts import BoardFacts
 
 
 def control(s: BBState, h: str) -> str | None:
@@ -31,9 +34,37 @@ def update_control(s: BBState) -> None:
     _update_control(s)
 
 
-def _update_control(s: BBState) -> None:
-    """Keep the record of hexes ever Soviet controlled (11.2, 18.2) current."""
-    now = soviet_controlled(s)
+#: the board facts (a pure function of where every unit stands) whose watched hexes'
+#: control was last found, and that control: a put finds again only the watched hexes
+#: next to a hex it changed, control (3.1) being read off a hex and its neighbours
+_FOUND: list[tuple[BoardFacts, tuple[str, ...]]] = []
+#: the watched hexes and their neighbours, with the data they were read from: a unit
+#: leaving or entering any other hex changes no watched hex's control (3.1)
+_AROUND: list[tuple[Data, frozenset[str]]] = []
+
+
+def _around_watched(d: Data) -> frozenset[str]:
+    if not _AROUND or _AROUND[0][0] is not d:
+        _AROUND[:] = [(d, frozenset(itertools.chain(d.watched, *map(d.nbrs.__getitem__,
+                                                                    d.watched))))]
+    return _AROUND[0][1]
+
+
+def _update_control(s: BBState, since: BoardFacts | None = None,
+                    changed: frozenset[str] = frozenset()) -> None:
+    """Keep the record of hexes ever Soviet controlled (11.2, 18.2) current.  ``since``:
+    the board facts before the units in the hexes ``changed`` alone left or entered
+    them."""
+    facts = s.facts()
+    kept = _FOUND[0] if _FOUND else None
+    if kept is not None and (kept[0] is facts or (
+            kept[0] is since and changed.isdisjoint(_around_watched(s.data)))):
+        # no watched hex is in or next to a hex that changed (issue 35: all eight asked
+        # again after every move, where a move is near one of them a few times a game)
+        now = list(kept[1])
+    else:
+        now = soviet_controlled(s)
+    _FOUND[:] = [(facts, tuple(now))]
     s.pos.sov_control = now
     s.pos.ever_soviet = sorted(set(s.pos.ever_soviet) | set(now))
 
@@ -59,10 +90,16 @@ def control_events(s: BBState, before: list[str]) -> list[Event]:
 
 
 def put(s: BBState, units: list[str] | tuple[str, ...], h: str) -> None:
+    since = s.facts()
+    left = []
     for u in units:
-        s.pos.units[u].at = h
-    update_control(s)
-    displace_fronts(s)
+        x = s.pos.units[u]
+        left.append(x.at)
+        x.at = h
+    changed = frozenset((h, *left))
+    s.invalidate()
+    _update_control(s, since, changed)
+    displace_fronts(s, since, changed)
     s.invalidate()
 
 
@@ -78,9 +115,12 @@ def eliminate(s: BBState, uid: str, rule: str) -> list[Event]:
     """A unit out of play: control (3.1) and the Front Markers (14.1: a marker must trace
     "at any time", so one a Soviet unit kept open is displaced now) follow at once."""
     x = s.pos.units[uid]
+    since = s.facts()
+    changed = frozenset((x.at,))
     x.steps = 0
     x.at = "elim"
-    update_control(s)
-    displace_fronts(s)
+    s.invalidate()
+    _update_control(s, since, changed)
+    displace_fronts(s, since, changed)
     s.invalidate()
     return [Event(f"{uid} is eliminated", "loss", rule=rule, units=(uid,))]

@@ -3,6 +3,7 @@ marker displaced (14.1)."""
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from engines.backhand.data import FRONTS
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
 
     from engines.backhand.data import Data
     from engines.backhand.state import BBState
+    from engines.hexkit.facts import BoardFacts
 
 
 #: 14.0: how far a Front Marker reaches, in hexes
@@ -158,13 +160,43 @@ def _toward_sources(s: BBState) -> Callable[[str], int]:
     return toward
 
 
-def displace_fronts(s: BBState) -> None:
+#: by a marker's hex, the board facts (a pure function of where every unit stands) under
+#: which it last traced (14.1), the path it traced by, and that path's hexes and their
+#: neighbours: a unit leaving or entering any other hex changes no hex of the path's
+#: passage (occupied by a German unit, or in German ZOC, read off its neighbours)
+_TRACED: dict[str, tuple[BoardFacts, tuple[str, ...], frozenset[str]]] = {}
+
+
+def displace_fronts(s: BBState, since: BoardFacts | None = None,
+                    changed: frozenset[str] = frozenset()) -> None:
     """14.1: a Front Marker whose hex the enemy entered or that cannot trace to a
     Soviet source goes "to the next available hex ... closer to a Soviet supply source
     and fulfilling all requirements": the nearest hex of the Soviet supply net (free of
     German units, out of German ZOC unless a Soviet unit is there, joined to a source),
     among those nearer a source than the marker if there are any; ties by distance to
-    a source, then hex id. The net is what Fronts (14.2) offers a marker to move to."""
+    a source, then hex id. The net is what Fronts (14.2) offers a marker to move to.
+
+    ``since``: the board facts before the units in the hexes ``changed`` alone left or
+    entered them (a unit put or eliminated)."""
+    facts = s.facts()
+    due = []
+    for f in FRONTS:
+        h = s.pos.fronts[f]
+        kept = _TRACED.get(h)
+        if kept is not None and (kept[0] is facts or (
+                kept[0] is since and changed.isdisjoint(kept[2]))):
+            # the path the marker traced by before the change, none of whose hexes is
+            # in or next to a hex that changed: each still passes as it did, so it
+            # traces by it (issue 35: both markers' paths checked after every put)
+            _TRACED[h] = (facts, kept[1], kept[2])
+        else:
+            due.append(f)
+    if due:
+        _displace(s, facts, due)
+
+
+def _displace(s: BBState, facts: BoardFacts, fronts: list[str]) -> None:
+    """:func:`displace_fronts` of the markers of ``fronts``, whose traces are not known."""
     d = s.data
     m = d.map
     germans = s.occupied("german")
@@ -190,11 +222,15 @@ def displace_fronts(s: BBState) -> None:
         if not sources:
             sources.extend(sorted(d.soviet_supply))
         return min(m.distance(x, y) for y in sources)
-    for f in FRONTS:
+    for f in fronts:
         h = s.pos.fronts[f]
         # the usual case, a marker still joined to a source, by a trace from the marker
         # (cheaper after every move than the flood of the whole net)
         if traces(s, h, ok):
+            path = _PATHS[h]
+            kept = _TRACED.get(h)
+            _TRACED[h] = (facts, path, kept[2] if kept is not None and kept[1] is path
+                          else frozenset(itertools.chain(path, *map(nbrs.__getitem__, path))))
             continue
         # the supply net (and its module) only for a marker that no longer traces
         # (issue 35: 0.8 M instructions of an act placing reinforcements)

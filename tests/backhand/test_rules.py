@@ -61,6 +61,20 @@ def test_3_1_control_lost_when_no_zoc_reaches() -> None:
     assert control(s2, "2609") is None
 
 
+def test_3_1_control_lost_to_a_move_next_to_the_hex_after_a_move_elsewhere() -> None:
+    # 12T's ZOC gives the Soviets 2312 (a variable reinforcement hex, no city); a German
+    # move far away leaves it so, and LAH-1 into 2412, next to it, takes it away
+    s = at('clear = true\nplace = { "12T" = "2211", "LAH-1" = "2514", "DF" = "1010" }\n'
+           'phasing = "german"\nap = { german = 2 }\n' + GERMAN_MOVE)
+    s.apply("move DF")
+    assert "2312 is Soviet controlled" in [e.text for e in s.apply("to 1011")]
+    s.apply("move LAH-1")
+    events = s.apply("to 2412")
+    assert [(e.text, e.rule) for e in events if e.kind == "control"] == [
+        ("2312 is no longer Soviet controlled", "3.1")]
+    assert s.pos.sov_control == []  # type: ignore[attr-defined]
+
+
 def test_9_0_even_points_split_evenly() -> None:
     s = at('step = "c3i"\nphasing = "soviet"')
     s.apply("spend 2")
