@@ -34,10 +34,11 @@ def update_control(s: BBState) -> None:
     _update_control(s)
 
 
-#: the board facts (a pure function of where every unit stands) whose watched hexes'
-#: control was last found, and that control: a put finds again only the watched hexes
-#: next to a hex it changed, control (3.1) being read off a hex and its neighbours
-_FOUND: list[tuple[BoardFacts, tuple[str, ...]]] = []
+#: the data and the board facts (a pure function of where every unit stands) whose
+#: watched hexes' control was last found, and that control: a put finds again only the
+#: watched hexes next to a hex it changed, control (3.1) being read off a hex and its
+#: neighbours; the data too, as two scenarios on one map may watch other hexes
+_FOUND: list[tuple[Data, BoardFacts, tuple[str, ...]]] = []
 #: the watched hexes and their neighbours, with the data they were read from: a unit
 #: leaving or entering any other hex changes no watched hex's control (3.1)
 _AROUND: list[tuple[Data, frozenset[str]]] = []
@@ -57,14 +58,14 @@ def _update_control(s: BBState, since: BoardFacts | None = None,
     them."""
     facts = s.facts()
     kept = _FOUND[0] if _FOUND else None
-    if kept is not None and (kept[0] is facts or (
-            kept[0] is since and changed.isdisjoint(_around_watched(s.data)))):
+    if kept is not None and kept[0] is s.data and (kept[1] is facts or (
+            kept[1] is since and changed.isdisjoint(_around_watched(s.data)))):
         # no watched hex is in or next to a hex that changed (issue 35: all eight asked
         # again after every move, where a move is near one of them a few times a game)
-        now = list(kept[1])
+        now = list(kept[2])
     else:
         now = soviet_controlled(s)
-    _FOUND[:] = [(facts, tuple(now))]
+    _FOUND[:] = [(s.data, facts, tuple(now))]
     s.pos.sov_control = now
     s.pos.ever_soviet = sorted(set(s.pos.ever_soviet) | set(now))
 

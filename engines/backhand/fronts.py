@@ -160,11 +160,12 @@ def _toward_sources(s: BBState) -> Callable[[str], int]:
     return toward
 
 
-#: by a marker's hex, the board facts (a pure function of where every unit stands) under
-#: which it last traced (14.1), the path it traced by, and that path's hexes and their
-#: neighbours: a unit leaving or entering any other hex changes no hex of the path's
-#: passage (occupied by a German unit, or in German ZOC, read off its neighbours)
-_TRACED: dict[str, tuple[BoardFacts, tuple[str, ...], frozenset[str]]] = {}
+#: by a marker's hex, the data and the board facts (a pure function of where every unit
+#: stands) under which it last traced (14.1), the path it traced by, and that path's
+#: hexes and their neighbours: a unit leaving or entering any other hex changes no hex of
+#: the path's passage (occupied by a German unit, or in German ZOC, read off its
+#: neighbours); the data too, whose sources and cities a trace reads
+_TRACED: dict[str, tuple[Data, BoardFacts, tuple[str, ...], frozenset[str]]] = {}
 
 
 def displace_fronts(s: BBState, since: BoardFacts | None = None,
@@ -183,12 +184,12 @@ def displace_fronts(s: BBState, since: BoardFacts | None = None,
     for f in FRONTS:
         h = s.pos.fronts[f]
         kept = _TRACED.get(h)
-        if kept is not None and (kept[0] is facts or (
-                kept[0] is since and changed.isdisjoint(kept[2]))):
+        if kept is not None and kept[0] is s.data and (kept[1] is facts or (
+                kept[1] is since and changed.isdisjoint(kept[3]))):
             # the path the marker traced by before the change, none of whose hexes is
             # in or next to a hex that changed: each still passes as it did, so it
             # traces by it (issue 35: both markers' paths checked after every put)
-            _TRACED[h] = (facts, kept[1], kept[2])
+            _TRACED[h] = (s.data, facts, kept[2], kept[3])
         else:
             due.append(f)
     if due:
@@ -229,7 +230,7 @@ def _displace(s: BBState, facts: BoardFacts, fronts: list[str]) -> None:
         if traces(s, h, ok):
             path = _PATHS[h]
             kept = _TRACED.get(h)
-            _TRACED[h] = (facts, path, kept[2] if kept is not None and kept[1] is path
+            _TRACED[h] = (d, facts, path, kept[3] if kept is not None and kept[2] is path
                           else frozenset(itertools.chain(path, *map(nbrs.__getitem__, path))))
             continue
         # the supply net (and its module) only for a marker that no longer traces
