@@ -15,11 +15,10 @@ depend on the order: north, northeast, southeast, south, southwest, northwest
 
 from __future__ import annotations
 
-import collections
 import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, Self, cast
 
 from engines.hexkit.hexid import FOUR_DIGIT, HexId, Numbering
 from engines.hexkit.shared import Shared
@@ -30,16 +29,65 @@ Parity = Literal["odd", "even"]
 Hexside = tuple[HexId, HexId]
 
 
+class FieldTuple(tuple[Any, ...]):
+    """What a :func:`collections.namedtuple` class has beyond its fields (``_make``,
+    ``_replace``, ``_asdict``, its repr, pickling by its fields), for the kit's named
+    tuples (:class:`Cube`, :class:`~engines.hexkit.facts.Placed`), whose ``__new__`` and
+    field getters are written in their source: namedtuple writes its ``__new__`` as text
+    and compiles it by ``eval`` at every import, 0.5 M instructions a class more than a
+    class read from bytecode, on every command that loads a game (issue 35)."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _field_defaults: ClassVar[dict[str, Any]] = {}
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self:
+        made = tuple.__new__(cls, iterable)
+        if len(made) != len(cls._fields):
+            raise TypeError(f"Expected {len(cls._fields)} arguments, got {len(made)}")
+        return made
+
+    def _replace(self, /, **changes: Any) -> Self:
+        made = self._make(map(changes.pop, self._fields, self))
+        if changes:
+            raise ValueError(f"Got unexpected field names: {list(changes)!r}")
+        return made
+
+    def _asdict(self) -> dict[str, Any]:
+        return dict(zip(self._fields, self, strict=True))
+
+    def __repr__(self) -> str:
+        fields = ", ".join([f"{n}={v!r}" for n, v in zip(self._fields, self, strict=True)])
+        return f"{type(self).__name__}({fields})"
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        # tuple's own gives the tuple as one argument, which __new__ does not take
+        return tuple(self)
+
+
 if TYPE_CHECKING:
     class _CubeFields(NamedTuple):
         q: int
         r: int
         s: int
 else:
-    # the same tuple made without typing.NamedTuple's class form, which compiles each of
-    # its string annotations into a ForwardRef (1.28 M instructions a class against
-    # 0.40 M: every command that loads a game pays it, issue 35)
-    _CubeFields = collections.namedtuple("Cube", ("q", "r", "s"), module=__name__)
+    from _collections import _tuplegetter
+
+    # not typing.NamedTuple's class form either, which compiles each of its string
+    # annotations into a ForwardRef (1.28 M instructions a class, issue 35)
+    class _CubeFields(FieldTuple):
+        __slots__ = ()
+        _fields = __match_args__ = ("q", "r", "s")
+        _field_defaults: ClassVar[dict[str, Any]] = {}
+
+        def __new__(cls, q, r, s):
+            return tuple.__new__(cls, (q, r, s))
+
+        # namedtuple's own field getters, in C
+        q = _tuplegetter(0, "Alias for field number 0")
+        r = _tuplegetter(1, "Alias for field number 1")
+        s = _tuplegetter(2, "Alias for field number 2")
 
 
 class Cube(_CubeFields):

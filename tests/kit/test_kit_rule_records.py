@@ -1,0 +1,85 @@
+"""The kit's rules (ZocRule, RegionFlood, SpreadFlood) are plain classes with their
+``__init__`` in their source, not dataclasses (issue 35: dataclasses made their methods
+at every import of the board facts), and behave as the frozen dataclasses they were."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from engines.hexkit.facts import RegionFlood, SpreadFlood, ZocRule
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassZocRule:
+    exerts: Any = None
+    stack: Any = None
+    blocking_sides: frozenset[str] = frozenset()
+    blocks: Any = None
+    include_own_hex: bool = False
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ClassRegionFlood:
+    sources: Any
+    passable: Any = None
+    networks: Any = None
+    max_steps: Any = None
+    enterable: Any = None
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class ClassSpreadFlood:
+    budgets: Any
+    neighbors: Any
+    blocked: Any = None
+
+
+def _nobody(*args: object) -> bool:
+    return False
+
+
+CASES: list[tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = [
+    (ZocRule, ClassZocRule, (), {}),
+    (ZocRule, ClassZocRule, (_nobody,), {"blocking_sides": frozenset({"river"})}),
+    (ZocRule, ClassZocRule, (None, _nobody, frozenset({"lake"}), _nobody, True), {}),
+    (RegionFlood, ClassRegionFlood, (_nobody,), {"networks": ("rail",), "max_steps": 4}),
+    (RegionFlood, ClassRegionFlood, (_nobody, _nobody, None, 3, _nobody), {}),
+    (SpreadFlood, ClassSpreadFlood, (_nobody, {"0101": ("0102",)}), {}),
+    (SpreadFlood, ClassSpreadFlood, (_nobody, {}), {"blocked": _nobody}),
+]
+
+
+@pytest.mark.parametrize(("kit", "reference", "args", "kwargs"), CASES)
+def test_a_rule_is_the_dataclass_it_was(kit: Callable[..., Any], reference: Callable[..., Any],
+                                        args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    value, twin = kit(*args, **kwargs), reference(*args, **kwargs)
+    names = [f.name for f in dataclasses.fields(twin)]
+    assert [getattr(value, n) for n in names] == [getattr(twin, n) for n in names]
+    assert type(value).__match_args__ == type(twin).__match_args__
+    assert repr(value) == repr(twin).replace("Class", "")
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field"):
+        value.max_steps = 2
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field"):
+        del value.blocked
+    assert copy.copy(value) is value and copy.deepcopy(value) is value
+    again = kit(*args, **kwargs)
+    # a ZocRule is equal to one of the same fields (the key of the ZOCs kept); a flood
+    # only to itself
+    assert (again == value) is (kit is ZocRule) and value == value
+    if kit is ZocRule:
+        assert hash(again) == hash(value) and value != twin
+        fields = {n: getattr(value, n) for n in names}
+        assert value != kit(**{**fields, "include_own_hex": not value.include_own_hex})
+
+
+@pytest.mark.parametrize("kit", [ZocRule, RegionFlood, SpreadFlood])
+def test_a_rule_refuses_what_its_dataclass_refused(kit: Callable[..., Any]) -> None:
+    with pytest.raises(TypeError):
+        kit(_nobody, None, None, None, None, None)
+    with pytest.raises(TypeError):
+        kit(unknown=1)
