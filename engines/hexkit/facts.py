@@ -39,10 +39,10 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from dataclasses import FrozenInstanceError
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
+from engines.hexkit.geometry import FrozenRecord
 from engines.hexkit.hexid import HexId
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.shared import Shared
@@ -94,28 +94,7 @@ class Placed(_PlacedFields):
 Placement = tuple[Placed, ...]
 
 
-class _Frozen(Shared):
-    """What ``@dataclass(frozen=True)`` gave the kit's rules (:class:`ZocRule`,
-    :class:`RegionFlood`, :class:`SpreadFlood`): a field assigned or deleted raises
-    :class:`dataclasses.FrozenInstanceError`, the repr names every field; each rule's
-    ``__init__`` (and equality, where it has one) is written in its source.  dataclasses
-    made those methods at every import, 0.35 M instructions a class of every command that
-    loads a game (issue 35)."""
-
-    _fields: ClassVar[tuple[str, ...]] = ()
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __repr__(self) -> str:
-        fields = ", ".join([f"{n}={getattr(self, n)!r}" for n in self._fields])
-        return f"{type(self).__qualname__}({fields})"
-
-
-class ZocRule(_Frozen):
+class ZocRule(FrozenRecord):
     """Which of a side's units exert a ZOC and where it reaches.
 
     ``exerts(unit)`` picks the units that exert one (For the Motherland! 4.1: by type;
@@ -150,11 +129,7 @@ class ZocRule(_Frozen):
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
-        return self._key() == other._key()
-
-    def _key(self) -> tuple[Any, ...]:
-        return (self.exerts, self.stack, self.blocking_sides, self.blocks,
-                self.include_own_hex)
+        return self._values() == other._values()
 
     # the hash of the fields, made once: a rule is in the key of every ZOC asked and
     # kept (hundreds a replay), and a dataclass's generated __hash__ built and hashed
@@ -162,7 +137,7 @@ class ZocRule(_Frozen):
     def __hash__(self) -> int:
         found: int | None = self.__dict__.get("_hash")
         if found is None:
-            found = hash(self._key())
+            found = hash(self._values())
             object.__setattr__(self, "_hash", found)
         return found
 
@@ -172,7 +147,7 @@ class ZocRule(_Frozen):
 ALL_EXERT = ZocRule()
 
 
-class RegionFlood(_Frozen):
+class RegionFlood(FrozenRecord):
     """A flood counted in hexes from sources through what a side may pass.
 
     ``sources(facts, side)`` are where it starts (White Death 15.C: the side's friendly
@@ -203,7 +178,7 @@ class RegionFlood(_Frozen):
         d["max_steps"], d["enterable"] = max_steps, enterable
 
 
-class SpreadFlood(_Frozen):
+class SpreadFlood(FrozenRecord):
     """A flood of supply lines of a length in hexes from several sources at once.
 
     ``budgets(facts, side)`` gives each source its length (For the Motherland! 9.2: four

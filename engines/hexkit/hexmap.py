@@ -17,12 +17,12 @@ Three kinds of hexside data are kept apart because the rules treat them apart:
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
+from engines.hexkit.geometry import DIRECTIONS, FrozenRecord, HexGrid, Hexside, hexside
 from engines.hexkit.hexid import HexId, Numbering
 from engines.hexkit.shared import Shared
 
@@ -56,8 +56,7 @@ _OFFSETS: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class TerrainClass(Shared):
+class TerrainClass(FrozenRecord):
     """One terrain type from the map legend: its name, grid character and look.
 
     ``attrs`` carries the legend's extra keys verbatim (``blocks_los = true``,
@@ -66,22 +65,49 @@ class TerrainClass(Shared):
 
     name: str
     char: str
-    color: str = "#d8d0b0"
-    glyph: str = " "
-    attrs: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    color: str
+    glyph: str
+    attrs: Mapping[str, Any]
+    _fields = __match_args__ = ("name", "char", "color", "glyph", "attrs")
+
+    def __init__(self, name: str, char: str, color: str = "#d8d0b0", glyph: str = " ",
+                 attrs: Mapping[str, Any] | None = None) -> None:
+        d = self.__dict__
+        d["name"], d["char"], d["color"], d["glyph"] = name, char, color, glyph
+        d["attrs"] = MappingProxyType({}) if attrs is None else attrs
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     def flag(self, key: str) -> bool:
         return bool(self.attrs.get(key, False))
 
 
-@dataclass(frozen=True)
-class OffMapBox(Shared):
+class OffMapBox(FrozenRecord):
     """A holding box off the map (Baku, an administrative movement box)."""
 
     name: str
     title: str
     #: map hexes from which the box is entered, sorted
-    entry: tuple[HexId, ...] = ()
+    entry: tuple[HexId, ...]
+    _fields = __match_args__ = ("name", "title", "entry")
+
+    def __init__(self, name: str, title: str, entry: tuple[HexId, ...] = ()) -> None:
+        d = self.__dict__
+        d["name"], d["title"], d["entry"] = name, title, entry
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
 @dataclass(frozen=True)

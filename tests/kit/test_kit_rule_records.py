@@ -1,17 +1,20 @@
-"""The kit's rules (ZocRule, RegionFlood, SpreadFlood) are plain classes with their
-``__init__`` in their source, not dataclasses (issue 35: dataclasses made their methods
-at every import of the board facts), and behave as the frozen dataclasses they were."""
+"""The kit's rules (ZocRule, RegionFlood, SpreadFlood) and the map's legend and boxes
+(TerrainClass, OffMapBox) are plain classes with their ``__init__`` in their source,
+not dataclasses (issue 35: dataclasses made their methods at every import of the board
+facts and of the map), and behave as the frozen dataclasses they were."""
 
 from __future__ import annotations
 
 import copy
 import dataclasses
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
 from engines.hexkit.facts import RegionFlood, SpreadFlood, ZocRule
+from engines.hexkit.hexmap import OffMapBox, TerrainClass
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,6 +42,22 @@ class ClassSpreadFlood:
     blocked: Any = None
 
 
+@dataclasses.dataclass(frozen=True)
+class ClassTerrainClass:
+    name: str
+    char: str
+    color: str = "#d8d0b0"
+    glyph: str = " "
+    attrs: Any = dataclasses.field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassOffMapBox:
+    name: str
+    title: str
+    entry: tuple[str, ...] = ()
+
+
 def _nobody(*args: object) -> bool:
     return False
 
@@ -51,7 +70,15 @@ CASES: list[tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...], dict[
     (RegionFlood, ClassRegionFlood, (_nobody, _nobody, None, 3, _nobody), {}),
     (SpreadFlood, ClassSpreadFlood, (_nobody, {"0101": ("0102",)}), {}),
     (SpreadFlood, ClassSpreadFlood, (_nobody, {}), {"blocked": _nobody}),
+    (TerrainClass, ClassTerrainClass, ("clear", "."), {}),
+    (TerrainClass, ClassTerrainClass, ("woods", "w", "#0a0", "^"),
+     {"attrs": MappingProxyType({"blocks_los": True})}),
+    (OffMapBox, ClassOffMapBox, ("baku", "Baku"), {}),
+    (OffMapBox, ClassOffMapBox, ("baku", "Baku", ("0101", "0102")), {}),
 ]
+
+#: the records equal to another of the same fields (a flood is equal only to itself)
+EQUAL_BY_VALUE = (ZocRule, TerrainClass, OffMapBox)
 
 
 @pytest.mark.parametrize(("kit", "reference", "args", "kwargs"), CASES)
@@ -61,23 +88,31 @@ def test_a_rule_is_the_dataclass_it_was(kit: Callable[..., Any], reference: Call
     names = [f.name for f in dataclasses.fields(twin)]
     assert [getattr(value, n) for n in names] == [getattr(twin, n) for n in names]
     assert type(value).__match_args__ == type(twin).__match_args__
-    assert repr(value) == repr(twin).replace("Class", "")
+    assert repr(value) == repr(twin).removeprefix("Class")
     with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field"):
         value.max_steps = 2
     with pytest.raises(dataclasses.FrozenInstanceError, match="cannot delete field"):
         del value.blocked
     assert copy.copy(value) is value and copy.deepcopy(value) is value
     again = kit(*args, **kwargs)
-    # a ZocRule is equal to one of the same fields (the key of the ZOCs kept); a flood
-    # only to itself
-    assert (again == value) is (kit is ZocRule) and value == value
+    assert (again == value) is (kit in EQUAL_BY_VALUE) and value == value
+    fields = {n: getattr(value, n) for n in names}
     if kit is ZocRule:
         assert hash(again) == hash(value) and value != twin
-        fields = {n: getattr(value, n) for n in names}
         assert value != kit(**{**fields, "include_own_hex": not value.include_own_hex})
+    elif kit is OffMapBox:
+        assert hash(again) == hash(value) == hash(twin) and value != twin
+        assert value != kit(**{**fields, "title": "elsewhere"})
+    elif kit is TerrainClass:
+        # its attrs are a read-only mapping, which has no hash: nor has the class's
+        with pytest.raises(TypeError):
+            hash(value)
+        with pytest.raises(TypeError):
+            hash(twin)
+        assert value != kit(**{**fields, "color": "#000"})
 
 
-@pytest.mark.parametrize("kit", [ZocRule, RegionFlood, SpreadFlood])
+@pytest.mark.parametrize("kit", [ZocRule, RegionFlood, SpreadFlood, TerrainClass, OffMapBox])
 def test_a_rule_refuses_what_its_dataclass_refused(kit: Callable[..., Any]) -> None:
     with pytest.raises(TypeError):
         kit(_nobody, None, None, None, None, None)
