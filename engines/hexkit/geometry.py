@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import FrozenInstanceError, dataclass
+from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, Self, cast
 
 from engines.hexkit.hexid import FOUR_DIGIT, HexId, Numbering
@@ -266,31 +266,42 @@ def hexside(a: HexId, b: HexId) -> Hexside:
 WORKED_OUT = 512
 
 
-@dataclass(frozen=True)
-class HexGrid(Shared):
+class HexGrid(FrozenRecord):
     """The rectangular numbering grid of a map: parity, digit widths and bounds.
 
     Irregular maps (coasts, a missing corner) are a :class:`~engines.hexkit.hexmap.HexMap`
     on top of a grid; the grid answers geometry questions for any id inside its bounds.
     """
 
-    parity: Parity = "even"
-    cols: tuple[int, int] = (1, 1)
-    rows: tuple[int, int] = (1, 1)
-    numbering: Numbering = FOUR_DIGIT
+    parity: Parity
+    cols: tuple[int, int]
+    rows: tuple[int, int]
+    numbering: Numbering
+    _fields = __match_args__ = ("parity", "cols", "rows", "numbering")
 
-    def __post_init__(self) -> None:
-        if self.parity not in ("odd", "even"):
-            raise ValueError(f"parity must be 'odd' or 'even', not {self.parity!r}")
-        if self.cols[0] > self.cols[1] or self.rows[0] > self.rows[1]:
-            raise ValueError(f"empty grid: columns {self.cols}, rows {self.rows}")
+    def __init__(self, parity: Parity = "even", cols: tuple[int, int] = (1, 1),
+                 rows: tuple[int, int] = (1, 1), numbering: Numbering = FOUR_DIGIT) -> None:
+        d = self.__dict__
+        d["parity"], d["cols"], d["rows"], d["numbering"] = parity, cols, rows, numbering
+        if parity not in ("odd", "even"):
+            raise ValueError(f"parity must be 'odd' or 'even', not {parity!r}")
+        if cols[0] > cols[1] or rows[0] > rows[1]:
+            raise ValueError(f"empty grid: columns {cols}, rows {rows}")
         # each column's and each row's digits written once, each cell's id joined from
         # them, and its cube made from its column's shift: formatting and converting
         # every cell (2,160 on 48th Panzer Korps' map) was most of making a grid, which
         # loading a map from its file does (issue 35).  The corners are formatted as
         # before, so a grid whose numbers do not fit its digits is refused the same.
-        self.numbering.format(self.cols[0], self.rows[0])
-        self.numbering.format(self.cols[1], self.rows[1])
+        numbering.format(cols[0], rows[0])
+        numbering.format(cols[1], rows[1])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     @functools.cached_property
     def _cubes(self) -> dict[HexId, Cube]:

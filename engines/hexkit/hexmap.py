@@ -17,14 +17,12 @@ Three kinds of hexside data are kept apart because the rules treat them apart:
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from engines.hexkit.geometry import DIRECTIONS, FrozenRecord, HexGrid, Hexside, hexside
 from engines.hexkit.hexid import HexId, Numbering
-from engines.hexkit.shared import Shared
 
 if TYPE_CHECKING:
     from struct import Struct
@@ -110,8 +108,7 @@ class OffMapBox(FrozenRecord):
         return hash(self._values())
 
 
-@dataclass(frozen=True)
-class HexMap(Shared):
+class HexMap(FrozenRecord):
     """An immutable map.  Build it with :meth:`build`, which validates every reference."""
 
     title: str
@@ -128,10 +125,34 @@ class HexMap(Shared):
     boxes: Mapping[str, OffMapBox]
     #: colors for hexside features and networks by name, for the display
     styles: Mapping[str, str]
+    _fields = __match_args__ = (
+        "title", "grid", "terrain", "legend", "hex_features", "hexsides", "facing",
+        "networks", "places", "areas", "boxes", "styles")
     #: the data cache's key of the text and kit code this map was built from, when
     #: :func:`engines.hexkit.scenario.parse_map` built it (``None``: built in code, so
     #: nothing derived from it is kept between commands)
     source: ClassVar[bytes | None] = None
+
+    def __init__(self, title: str, grid: HexGrid, terrain: Mapping[HexId, str],
+                 legend: tuple[TerrainClass, ...],
+                 hex_features: Mapping[HexId, frozenset[str]],
+                 hexsides: Mapping[Hexside, frozenset[str]],
+                 facing: Mapping[tuple[str, Hexside], HexId],
+                 networks: Mapping[str, frozenset[Hexside]],
+                 places: Mapping[str, tuple[HexId, ...]], areas: Mapping[str, tuple[HexId, ...]],
+                 boxes: Mapping[str, OffMapBox], styles: Mapping[str, str]) -> None:
+        self.__dict__.update(
+            title=title, grid=grid, terrain=terrain, legend=legend, hex_features=hex_features,
+            hexsides=hexsides, facing=facing, networks=networks, places=places, areas=areas,
+            boxes=boxes, styles=styles)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     if not TYPE_CHECKING:  # hidden from mypy, which would take any name as a field
         def __getattr__(self, name: str) -> Any:

@@ -1,7 +1,8 @@
-"""The kit's rules (ZocRule, RegionFlood, SpreadFlood) and the map's legend and boxes
-(TerrainClass, OffMapBox) are plain classes with their ``__init__`` in their source,
-not dataclasses (issue 35: dataclasses made their methods at every import of the board
-facts and of the map), and behave as the frozen dataclasses they were."""
+"""The kit's rules (ZocRule, RegionFlood, SpreadFlood), its grid and map (HexGrid,
+HexMap) and the map's legend and boxes (TerrainClass, OffMapBox) are plain classes with
+their ``__init__`` in their source, not dataclasses (issue 35: dataclasses made their
+methods at every import of the board facts and of the map), and behave as the frozen
+dataclasses they were."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from typing import Any
 import pytest
 
 from engines.hexkit.facts import RegionFlood, SpreadFlood, ZocRule
-from engines.hexkit.hexmap import OffMapBox, TerrainClass
+from engines.hexkit.geometry import HexGrid
+from engines.hexkit.hexid import FOUR_DIGIT, Numbering
+from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
+from tests.kit.helpers import make_map
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,6 +62,14 @@ class ClassOffMapBox:
     entry: tuple[str, ...] = ()
 
 
+@dataclasses.dataclass(frozen=True)
+class ClassHexGrid:
+    parity: str = "even"
+    cols: tuple[int, int] = (1, 1)
+    rows: tuple[int, int] = (1, 1)
+    numbering: Numbering = FOUR_DIGIT
+
+
 def _nobody(*args: object) -> bool:
     return False
 
@@ -75,10 +87,12 @@ CASES: list[tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...], dict[
      {"attrs": MappingProxyType({"blocks_los": True})}),
     (OffMapBox, ClassOffMapBox, ("baku", "Baku"), {}),
     (OffMapBox, ClassOffMapBox, ("baku", "Baku", ("0101", "0102")), {}),
+    (HexGrid, ClassHexGrid, (), {}),
+    (HexGrid, ClassHexGrid, ("odd", (1, 30), (2, 12)), {"numbering": Numbering(3, 2)}),
 ]
 
 #: the records equal to another of the same fields (a flood is equal only to itself)
-EQUAL_BY_VALUE = (ZocRule, TerrainClass, OffMapBox)
+EQUAL_BY_VALUE = (ZocRule, TerrainClass, OffMapBox, HexGrid)
 
 
 @pytest.mark.parametrize(("kit", "reference", "args", "kwargs"), CASES)
@@ -103,6 +117,9 @@ def test_a_rule_is_the_dataclass_it_was(kit: Callable[..., Any], reference: Call
     elif kit is OffMapBox:
         assert hash(again) == hash(value) == hash(twin) and value != twin
         assert value != kit(**{**fields, "title": "elsewhere"})
+    elif kit is HexGrid:
+        assert hash(again) == hash(value) == hash(twin) and value != twin
+        assert value != kit(**{**fields, "rows": (1, 99)})
     elif kit is TerrainClass:
         # its attrs are a read-only mapping, which has no hash: nor has the class's
         with pytest.raises(TypeError):
@@ -112,9 +129,35 @@ def test_a_rule_is_the_dataclass_it_was(kit: Callable[..., Any], reference: Call
         assert value != kit(**{**fields, "color": "#000"})
 
 
-@pytest.mark.parametrize("kit", [ZocRule, RegionFlood, SpreadFlood, TerrainClass, OffMapBox])
+@pytest.mark.parametrize("kit", [ZocRule, RegionFlood, SpreadFlood, TerrainClass, OffMapBox,
+                                 HexGrid, HexMap])
 def test_a_rule_refuses_what_its_dataclass_refused(kit: Callable[..., Any]) -> None:
     with pytest.raises(TypeError):
-        kit(_nobody, None, None, None, None, None)
+        kit(*[None] * 13)
     with pytest.raises(TypeError):
         kit(unknown=1)
+
+
+def test_a_grid_refuses_what_its_dataclass_refused() -> None:
+    with pytest.raises(ValueError, match="parity must be"):
+        HexGrid("wide")
+    with pytest.raises(ValueError, match="empty grid"):
+        HexGrid("odd", (3, 1))
+    with pytest.raises(ValueError):  # a corner whose number does not fit its digits
+        HexGrid("odd", (1, 120), (1, 3))
+
+
+def test_a_map_is_the_dataclass_it_was() -> None:
+    m = make_map(3, 2, {"0102": "forest"}, hexsides={"river": [("0101", "0201")]})
+    names = list(HexMap._fields)
+    values = {n: getattr(m, n) for n in names}
+    twin = dataclasses.make_dataclass("HexMap", names, frozen=True)(**values)
+    assert repr(m) == repr(twin)
+    assert m == HexMap(**values) and m == make_map(3, 2, {"0102": "forest"},
+                                                   hexsides={"river": [("0101", "0201")]})
+    assert m != make_map(3, 2) and m != twin
+    with pytest.raises(TypeError):  # its tables are read-only mappings, with no hash
+        hash(m)
+    with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field"):
+        m.title = "elsewhere"  # type: ignore[misc]
+    assert copy.copy(m) is m and copy.deepcopy(m) is m
