@@ -42,8 +42,7 @@ from collections.abc import (
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
-from engines.hexkit.geometry import FrozenRecord
-from engines.hexkit.hexid import HexId
+from engines.hexkit.hexid import FrozenRecord, HexId
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.shared import Shared
 from pbem.memo import Memo

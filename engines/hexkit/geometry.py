@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, Self, cast
 
-from engines.hexkit.hexid import FOUR_DIGIT, HexId, Numbering
-from engines.hexkit.shared import Shared
+from engines.hexkit.hexid import FOUR_DIGIT, FrozenRecord, HexId, Numbering
 
 Parity = Literal["odd", "even"]
 
@@ -64,33 +62,6 @@ class FieldTuple(tuple[Any, ...]):
     def __getnewargs__(self) -> tuple[Any, ...]:
         # tuple's own gives the tuple as one argument, which __new__ does not take
         return tuple(self)
-
-
-class FrozenRecord(Shared):
-    """What ``@dataclass(frozen=True)`` gave the kit's records that are plain classes
-    now (:class:`~engines.hexkit.facts.ZocRule` and the floods, the map's
-    :class:`~engines.hexkit.hexmap.TerrainClass` and
-    :class:`~engines.hexkit.hexmap.OffMapBox`): a field assigned or deleted raises
-    :class:`dataclasses.FrozenInstanceError`, the repr names every field of ``_fields``;
-    each record's ``__init__`` (and equality, where it has one) is written in its
-    source.  dataclasses made those methods at every import, 0.35 M instructions a class
-    of every command that loads a game (issue 35)."""
-
-    _fields: ClassVar[tuple[str, ...]] = ()
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __repr__(self) -> str:
-        fields = ", ".join([f"{n}={getattr(self, n)!r}" for n in self._fields])
-        return f"{type(self).__qualname__}({fields})"
-
-    def _values(self) -> tuple[Any, ...]:
-        """The fields' values in order: what a dataclass's equality and hash compared."""
-        return tuple([getattr(self, n) for n in self._fields])
 
 
 if TYPE_CHECKING:

@@ -21,8 +21,8 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from engines.hexkit.geometry import DIRECTIONS, FrozenRecord, HexGrid, Hexside, hexside
-from engines.hexkit.hexid import HexId, Numbering
+from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
+from engines.hexkit.hexid import FrozenRecord, HexId, Numbering
 
 if TYPE_CHECKING:
     from struct import Struct

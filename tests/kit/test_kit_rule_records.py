@@ -1,8 +1,8 @@
-"""The kit's rules (ZocRule, RegionFlood, SpreadFlood), its grid and map (HexGrid,
-HexMap) and the map's legend and boxes (TerrainClass, OffMapBox) are plain classes with
-their ``__init__`` in their source, not dataclasses (issue 35: dataclasses made their
-methods at every import of the board facts and of the map), and behave as the frozen
-dataclasses they were."""
+"""The kit's rules (ZocRule, RegionFlood, SpreadFlood), its numbering, grid and map
+(Numbering, HexGrid, HexMap) and the map's legend and boxes (TerrainClass, OffMapBox)
+are plain classes with their ``__init__`` in their source, not dataclasses (issue 35:
+dataclasses made their methods at every import of the board facts and of the map), and
+behave as the frozen dataclasses they were."""
 
 from __future__ import annotations
 
@@ -63,6 +63,12 @@ class ClassOffMapBox:
 
 
 @dataclasses.dataclass(frozen=True)
+class ClassNumbering:
+    col_digits: int = 2
+    row_digits: int = 2
+
+
+@dataclasses.dataclass(frozen=True)
 class ClassHexGrid:
     parity: str = "even"
     cols: tuple[int, int] = (1, 1)
@@ -87,12 +93,14 @@ CASES: list[tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...], dict[
      {"attrs": MappingProxyType({"blocks_los": True})}),
     (OffMapBox, ClassOffMapBox, ("baku", "Baku"), {}),
     (OffMapBox, ClassOffMapBox, ("baku", "Baku", ("0101", "0102")), {}),
+    (Numbering, ClassNumbering, (), {}),
+    (Numbering, ClassNumbering, (3,), {"row_digits": 1}),
     (HexGrid, ClassHexGrid, (), {}),
     (HexGrid, ClassHexGrid, ("odd", (1, 30), (2, 12)), {"numbering": Numbering(3, 2)}),
 ]
 
 #: the records equal to another of the same fields (a flood is equal only to itself)
-EQUAL_BY_VALUE = (ZocRule, TerrainClass, OffMapBox, HexGrid)
+EQUAL_BY_VALUE = (ZocRule, TerrainClass, OffMapBox, HexGrid, Numbering)
 
 
 @pytest.mark.parametrize(("kit", "reference", "args", "kwargs"), CASES)
@@ -120,6 +128,9 @@ def test_a_rule_is_the_dataclass_it_was(kit: Callable[..., Any], reference: Call
     elif kit is HexGrid:
         assert hash(again) == hash(value) == hash(twin) and value != twin
         assert value != kit(**{**fields, "rows": (1, 99)})
+    elif kit is Numbering:
+        assert hash(again) == hash(value) == hash(twin) and value != twin
+        assert value != kit(**{**fields, "row_digits": 4})
     elif kit is TerrainClass:
         # its attrs are a read-only mapping, which has no hash: nor has the class's
         with pytest.raises(TypeError):
@@ -130,7 +141,7 @@ def test_a_rule_is_the_dataclass_it_was(kit: Callable[..., Any], reference: Call
 
 
 @pytest.mark.parametrize("kit", [ZocRule, RegionFlood, SpreadFlood, TerrainClass, OffMapBox,
-                                 HexGrid, HexMap])
+                                 Numbering, HexGrid, HexMap])
 def test_a_rule_refuses_what_its_dataclass_refused(kit: Callable[..., Any]) -> None:
     with pytest.raises(TypeError):
         kit(*[None] * 13)
@@ -139,6 +150,8 @@ def test_a_rule_refuses_what_its_dataclass_refused(kit: Callable[..., Any]) -> N
 
 
 def test_a_grid_refuses_what_its_dataclass_refused() -> None:
+    with pytest.raises(ValueError, match="digit widths must be positive"):
+        Numbering(0, 2)
     with pytest.raises(ValueError, match="parity must be"):
         HexGrid("wide")
     with pytest.raises(ValueError, match="empty grid"):
