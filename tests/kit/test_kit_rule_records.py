@@ -1,6 +1,6 @@
-"""The kit's rules (ZocRule, RegionFlood, SpreadFlood), its numbering, grid and map
-(Numbering, HexGrid, HexMap) and the map's legend and boxes (TerrainClass, OffMapBox)
-are plain classes with their ``__init__`` in their source, not dataclasses (issue 35:
+"""The kit's rules (ZocRule, RegionFlood, SpreadFlood, MoveClass), its numbering, grid
+and map (Numbering, HexGrid, HexMap) and the map's legend and boxes (TerrainClass,
+OffMapBox) are plain classes with their ``__init__`` in their source, not dataclasses (issue 35:
 dataclasses made their methods at every import of the board facts and of the map), and
 behave as the frozen dataclasses they were."""
 
@@ -18,6 +18,7 @@ from engines.hexkit.facts import RegionFlood, SpreadFlood, ZocRule
 from engines.hexkit.geometry import HexGrid
 from engines.hexkit.hexid import FOUR_DIGIT, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
+from engines.hexkit.moveclass import MoveClass
 from tests.kit.helpers import make_map
 
 
@@ -76,6 +77,26 @@ class ClassHexGrid:
     numbering: Numbering = FOUR_DIGIT
 
 
+def _empty() -> Any:
+    return MappingProxyType({})
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassMoveClass:
+    name: str
+    enter: Any
+    leave: Any = dataclasses.field(default_factory=_empty)
+    hexside: Any = dataclasses.field(default_factory=_empty)
+    networks: Any = dataclasses.field(default_factory=_empty)
+    negated_by: Any = dataclasses.field(default_factory=_empty)
+    network_crosses: bool = False
+    hex_features: Any = dataclasses.field(default_factory=_empty)
+    dearest: bool = False
+    fills: frozenset[str] = frozenset()
+    overrides: Any = ()
+    leave_features: Any = dataclasses.field(default_factory=_empty)
+
+
 def _nobody(*args: object) -> bool:
     return False
 
@@ -93,6 +114,10 @@ CASES: list[tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...], dict[
      {"attrs": MappingProxyType({"blocks_los": True})}),
     (OffMapBox, ClassOffMapBox, ("baku", "Baku"), {}),
     (OffMapBox, ClassOffMapBox, ("baku", "Baku", ("0101", "0102")), {}),
+    (MoveClass, ClassMoveClass, ("leg", {"clear": 1}), {}),
+    (MoveClass, ClassMoveClass, ("mech", {"clear": 1, "swamp": None}, {"swamp": 2}),
+     {"networks": {"road": 1}, "negated_by": {"river": ["bridge"]}, "dearest": True,
+      "fills": frozenset({"clear"}), "overrides": ("town",), "leave_features": {"creek": 2}}),
     (Numbering, ClassNumbering, (), {}),
     (Numbering, ClassNumbering, (3,), {"row_digits": 1}),
     (HexGrid, ClassHexGrid, (), {}),
@@ -100,7 +125,7 @@ CASES: list[tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...], dict[
 ]
 
 #: the records equal to another of the same fields (a flood is equal only to itself)
-EQUAL_BY_VALUE = (ZocRule, TerrainClass, OffMapBox, HexGrid, Numbering)
+EQUAL_BY_VALUE = (ZocRule, TerrainClass, OffMapBox, HexGrid, Numbering, MoveClass)
 
 
 @pytest.mark.parametrize(("kit", "reference", "args", "kwargs"), CASES)
@@ -131,17 +156,17 @@ def test_a_rule_is_the_dataclass_it_was(kit: Callable[..., Any], reference: Call
     elif kit is Numbering:
         assert hash(again) == hash(value) == hash(twin) and value != twin
         assert value != kit(**{**fields, "row_digits": 4})
-    elif kit is TerrainClass:
-        # its attrs are a read-only mapping, which has no hash: nor has the class's
+    elif kit is TerrainClass or kit is MoveClass:
+        # its tables are mappings, which have no hash: nor has the record
         with pytest.raises(TypeError):
             hash(value)
         with pytest.raises(TypeError):
             hash(twin)
-        assert value != kit(**{**fields, "color": "#000"})
+        assert value != kit(**{**fields, "name": "other"})
 
 
 @pytest.mark.parametrize("kit", [ZocRule, RegionFlood, SpreadFlood, TerrainClass, OffMapBox,
-                                 Numbering, HexGrid, HexMap])
+                                 Numbering, HexGrid, HexMap, MoveClass])
 def test_a_rule_refuses_what_its_dataclass_refused(kit: Callable[..., Any]) -> None:
     with pytest.raises(TypeError):
         kit(*[None] * 13)
