@@ -30,7 +30,6 @@ in the placement or fixed with the rule: the memo cannot see anything else.
 
 from __future__ import annotations
 
-import collections
 from collections.abc import (
     Callable,
     Collection,
@@ -40,11 +39,10 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeVar
 
-from engines.hexkit.hexid import HexId
+from engines.hexkit.hexid import FrozenRecord, HexId
 from engines.hexkit.hexmap import HexMap
 from engines.hexkit.shared import Shared
 from pbem.memo import Memo
@@ -62,10 +60,26 @@ if TYPE_CHECKING:
         side: str
         mark: Hashable = None
 else:
-    # not typing.NamedTuple's class form, which compiles each string annotation (as
-    # engines.hexkit.geometry.Cube, issue 35)
-    _PlacedFields = collections.namedtuple("Placed", ("unit", "hex", "side", "mark"),
-                                           defaults=(None,), module=__name__)
+    from _collections import _tuplegetter
+
+    from engines.hexkit.geometry import FieldTuple
+
+    # not collections.namedtuple (its __new__ compiled by eval at each import) nor
+    # typing.NamedTuple's class form (each string annotation compiled), as
+    # engines.hexkit.geometry.Cube (issue 35)
+    class _PlacedFields(FieldTuple):
+        __slots__ = ()
+        _fields = __match_args__ = ("unit", "hex", "side", "mark")
+        _field_defaults: ClassVar[dict[str, Any]] = {"mark": None}
+
+        def __new__(cls, unit, hex, side, mark=None):
+            return tuple.__new__(cls, (unit, hex, side, mark))
+
+        # namedtuple's own field getters, in C
+        unit = _tuplegetter(0, "Alias for field number 0")
+        hex = _tuplegetter(1, "Alias for field number 1")
+        side = _tuplegetter(2, "Alias for field number 2")
+        mark = _tuplegetter(3, "Alias for field number 3")
 
 
 class Placed(_PlacedFields):
@@ -79,8 +93,7 @@ class Placed(_PlacedFields):
 Placement = tuple[Placed, ...]
 
 
-@dataclass(frozen=True)
-class ZocRule(Shared):
+class ZocRule(FrozenRecord):
     """Which of a side's units exert a ZOC and where it reaches.
 
     ``exerts(unit)`` picks the units that exert one (For the Motherland! 4.1: by type;
@@ -95,20 +108,35 @@ class ZocRule(Shared):
     cities``).
     """
 
-    exerts: Callable[[Placed], bool] | None = None
-    stack: Callable[[tuple[Placed, ...]], Iterable[Placed]] | None = None
-    blocking_sides: frozenset[str] = frozenset()
-    blocks: Callable[[HexId, HexId], bool] | None = None
-    include_own_hex: bool = False
+    exerts: Callable[[Placed], bool] | None
+    stack: Callable[[tuple[Placed, ...]], Iterable[Placed]] | None
+    blocking_sides: frozenset[str]
+    blocks: Callable[[HexId, HexId], bool] | None
+    include_own_hex: bool
+    _fields = __match_args__ = ("exerts", "stack", "blocking_sides", "blocks",
+                                "include_own_hex")
 
-    # the dataclass's hash of the fields, made once: a rule is in the key of every ZOC
-    # asked and kept (hundreds a replay), and the generated __hash__ builds and hashes
+    def __init__(self, exerts: Callable[[Placed], bool] | None = None,
+                 stack: Callable[[tuple[Placed, ...]], Iterable[Placed]] | None = None,
+                 blocking_sides: frozenset[str] = frozenset(),
+                 blocks: Callable[[HexId, HexId], bool] | None = None,
+                 include_own_hex: bool = False) -> None:
+        d = self.__dict__
+        d["exerts"], d["stack"], d["blocking_sides"] = exerts, stack, blocking_sides
+        d["blocks"], d["include_own_hex"] = blocks, include_own_hex
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    # the hash of the fields, made once: a rule is in the key of every ZOC asked and
+    # kept (hundreds a replay), and a dataclass's generated __hash__ built and hashed
     # the tuple of the fields at each (3 K instructions, issue 35)
     def __hash__(self) -> int:
         found: int | None = self.__dict__.get("_hash")
         if found is None:
-            found = hash((self.exerts, self.stack, self.blocking_sides, self.blocks,
-                          self.include_own_hex))
+            found = hash(self._values())
             object.__setattr__(self, "_hash", found)
         return found
 
@@ -118,8 +146,7 @@ class ZocRule(Shared):
 ALL_EXERT = ZocRule()
 
 
-@dataclass(frozen=True, eq=False)
-class RegionFlood(Shared):
+class RegionFlood(FrozenRecord):
     """A flood counted in hexes from sources through what a side may pass.
 
     ``sources(facts, side)`` are where it starts (White Death 15.C: the side's friendly
@@ -131,17 +158,26 @@ class RegionFlood(Shared):
     """
 
     sources: Callable[[BoardFacts, str], Iterable[HexId]]
-    passable: Callable[[BoardFacts, str, HexId], bool] | None = None
-    networks: tuple[str, ...] | None = None
-    max_steps: int | None = None
+    passable: Callable[[BoardFacts, str, HexId], bool] | None
+    networks: tuple[str, ...] | None
+    max_steps: int | None
     #: in place of ``passable``: every hex it may enter, as one set made for the flood
     #: (a flood of a big map asks thousands of hexes: a set's lookup costs a fraction
     #: of a call for each)
-    enterable: Callable[[BoardFacts, str], Container[HexId]] | None = None
+    enterable: Callable[[BoardFacts, str], Container[HexId]] | None
+    _fields = __match_args__ = ("sources", "passable", "networks", "max_steps", "enterable")
+
+    def __init__(self, sources: Callable[[BoardFacts, str], Iterable[HexId]],
+                 passable: Callable[[BoardFacts, str, HexId], bool] | None = None,
+                 networks: tuple[str, ...] | None = None, max_steps: int | None = None,
+                 enterable: Callable[[BoardFacts, str], Container[HexId]] | None = None
+                 ) -> None:
+        d = self.__dict__
+        d["sources"], d["passable"], d["networks"] = sources, passable, networks
+        d["max_steps"], d["enterable"] = max_steps, enterable
 
 
-@dataclass(frozen=True, eq=False)
-class SpreadFlood(Shared):
+class SpreadFlood(FrozenRecord):
     """A flood of supply lines of a length in hexes from several sources at once.
 
     ``budgets(facts, side)`` gives each source its length (For the Motherland! 9.2: four
@@ -154,7 +190,15 @@ class SpreadFlood(Shared):
 
     budgets: Callable[[BoardFacts, str], Mapping[HexId, int]]
     neighbors: Mapping[HexId, Sequence[HexId]]
-    blocked: Callable[[BoardFacts, str], Collection[HexId]] | None = None
+    blocked: Callable[[BoardFacts, str], Collection[HexId]] | None
+    _fields = __match_args__ = ("budgets", "neighbors", "blocked")
+
+    def __init__(self, budgets: Callable[[BoardFacts, str], Mapping[HexId, int]],
+                 neighbors: Mapping[HexId, Sequence[HexId]],
+                 blocked: Callable[[BoardFacts, str], Collection[HexId]] | None = None
+                 ) -> None:
+        d = self.__dict__
+        d["budgets"], d["neighbors"], d["blocked"] = budgets, neighbors, blocked
 
 
 Flood = RegionFlood | SpreadFlood

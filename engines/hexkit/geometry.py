@@ -15,19 +15,53 @@ depend on the order: north, northeast, southeast, south, southwest, northwest
 
 from __future__ import annotations
 
-import collections
 import functools
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, Self, cast
 
-from engines.hexkit.hexid import FOUR_DIGIT, HexId, Numbering
-from engines.hexkit.shared import Shared
+from engines.hexkit.hexid import FOUR_DIGIT, FrozenRecord, HexId, Numbering
 
 Parity = Literal["odd", "even"]
 
 #: a hexside: the two hexes it separates, sorted, so both sides name it the same way
 Hexside = tuple[HexId, HexId]
+
+
+class FieldTuple(tuple[Any, ...]):
+    """What a :func:`collections.namedtuple` class has beyond its fields (``_make``,
+    ``_replace``, ``_asdict``, its repr, pickling by its fields), for the kit's named
+    tuples (:class:`Cube`, :class:`~engines.hexkit.facts.Placed`), whose ``__new__`` and
+    field getters are written in their source: namedtuple writes its ``__new__`` as text
+    and compiles it by ``eval`` at every import, 0.5 M instructions a class more than a
+    class read from bytecode, on every command that loads a game (issue 35)."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _field_defaults: ClassVar[dict[str, Any]] = {}
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self:
+        made = tuple.__new__(cls, iterable)
+        if len(made) != len(cls._fields):
+            raise TypeError(f"Expected {len(cls._fields)} arguments, got {len(made)}")
+        return made
+
+    def _replace(self, /, **changes: Any) -> Self:
+        made = self._make(map(changes.pop, self._fields, self))
+        if changes:
+            raise ValueError(f"Got unexpected field names: {list(changes)!r}")
+        return made
+
+    def _asdict(self) -> dict[str, Any]:
+        return dict(zip(self._fields, self, strict=True))
+
+    def __repr__(self) -> str:
+        fields = ", ".join([f"{n}={v!r}" for n, v in zip(self._fields, self, strict=True)])
+        return f"{type(self).__name__}({fields})"
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        # tuple's own gives the tuple as one argument, which __new__ does not take
+        return tuple(self)
 
 
 if TYPE_CHECKING:
@@ -36,10 +70,22 @@ if TYPE_CHECKING:
         r: int
         s: int
 else:
-    # the same tuple made without typing.NamedTuple's class form, which compiles each of
-    # its string annotations into a ForwardRef (1.28 M instructions a class against
-    # 0.40 M: every command that loads a game pays it, issue 35)
-    _CubeFields = collections.namedtuple("Cube", ("q", "r", "s"), module=__name__)
+    from _collections import _tuplegetter
+
+    # not typing.NamedTuple's class form either, which compiles each of its string
+    # annotations into a ForwardRef (1.28 M instructions a class, issue 35)
+    class _CubeFields(FieldTuple):
+        __slots__ = ()
+        _fields = __match_args__ = ("q", "r", "s")
+        _field_defaults: ClassVar[dict[str, Any]] = {}
+
+        def __new__(cls, q, r, s):
+            return tuple.__new__(cls, (q, r, s))
+
+        # namedtuple's own field getters, in C
+        q = _tuplegetter(0, "Alias for field number 0")
+        r = _tuplegetter(1, "Alias for field number 1")
+        s = _tuplegetter(2, "Alias for field number 2")
 
 
 class Cube(_CubeFields):
@@ -191,31 +237,42 @@ def hexside(a: HexId, b: HexId) -> Hexside:
 WORKED_OUT = 512
 
 
-@dataclass(frozen=True)
-class HexGrid(Shared):
+class HexGrid(FrozenRecord):
     """The rectangular numbering grid of a map: parity, digit widths and bounds.
 
     Irregular maps (coasts, a missing corner) are a :class:`~engines.hexkit.hexmap.HexMap`
     on top of a grid; the grid answers geometry questions for any id inside its bounds.
     """
 
-    parity: Parity = "even"
-    cols: tuple[int, int] = (1, 1)
-    rows: tuple[int, int] = (1, 1)
-    numbering: Numbering = FOUR_DIGIT
+    parity: Parity
+    cols: tuple[int, int]
+    rows: tuple[int, int]
+    numbering: Numbering
+    _fields = __match_args__ = ("parity", "cols", "rows", "numbering")
 
-    def __post_init__(self) -> None:
-        if self.parity not in ("odd", "even"):
-            raise ValueError(f"parity must be 'odd' or 'even', not {self.parity!r}")
-        if self.cols[0] > self.cols[1] or self.rows[0] > self.rows[1]:
-            raise ValueError(f"empty grid: columns {self.cols}, rows {self.rows}")
+    def __init__(self, parity: Parity = "even", cols: tuple[int, int] = (1, 1),
+                 rows: tuple[int, int] = (1, 1), numbering: Numbering = FOUR_DIGIT) -> None:
+        d = self.__dict__
+        d["parity"], d["cols"], d["rows"], d["numbering"] = parity, cols, rows, numbering
+        if parity not in ("odd", "even"):
+            raise ValueError(f"parity must be 'odd' or 'even', not {parity!r}")
+        if cols[0] > cols[1] or rows[0] > rows[1]:
+            raise ValueError(f"empty grid: columns {cols}, rows {rows}")
         # each column's and each row's digits written once, each cell's id joined from
         # them, and its cube made from its column's shift: formatting and converting
         # every cell (2,160 on 48th Panzer Korps' map) was most of making a grid, which
         # loading a map from its file does (issue 35).  The corners are formatted as
         # before, so a grid whose numbers do not fit its digits is refused the same.
-        self.numbering.format(self.cols[0], self.rows[0])
-        self.numbering.format(self.cols[1], self.rows[1])
+        numbering.format(cols[0], rows[0])
+        numbering.format(cols[1], rows[1])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     @functools.cached_property
     def _cubes(self) -> dict[HexId, Cube]:

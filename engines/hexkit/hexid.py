@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError
+from typing import Any, ClassVar
+
+from engines.hexkit.shared import Shared
 
 #: a hex id string, e.g. ``"2510"``
 HexId = str
@@ -20,16 +23,53 @@ HexId = str
 _RANGE = r"^\s*(\d+)\s*-\s*(\d+)\s*$"
 
 
-@dataclass(frozen=True)
-class Numbering:
+class FrozenRecord(Shared):
+    """What ``@dataclass(frozen=True)`` gave the kit's records that are plain classes
+    now (:class:`Numbering`, :class:`~engines.hexkit.geometry.HexGrid`,
+    :class:`~engines.hexkit.hexmap.HexMap` and its legend's and boxes' records,
+    :class:`~engines.hexkit.facts.ZocRule` and the floods): a field assigned or deleted raises
+    :class:`dataclasses.FrozenInstanceError`, the repr names every field of ``_fields``;
+    each record's ``__init__`` (and equality, where it has one) is written in its
+    source.  dataclasses made those methods at every import, 0.35 M instructions a class
+    of every command that loads a game (issue 35)."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        fields = ", ".join([f"{n}={getattr(self, n)!r}" for n in self._fields])
+        return f"{type(self).__qualname__}({fields})"
+
+    def _values(self) -> tuple[Any, ...]:
+        """The fields' values in order: what a dataclass's equality and hash compared."""
+        return tuple([getattr(self, n) for n in self._fields])
+
+
+class Numbering(FrozenRecord):
     """How many digits the column and the row take in a hex id."""
 
-    col_digits: int = 2
-    row_digits: int = 2
+    col_digits: int
+    row_digits: int
+    _fields = __match_args__ = ("col_digits", "row_digits")
 
-    def __post_init__(self) -> None:
-        if self.col_digits < 1 or self.row_digits < 1:
+    def __init__(self, col_digits: int = 2, row_digits: int = 2) -> None:
+        d = self.__dict__
+        d["col_digits"], d["row_digits"] = col_digits, row_digits
+        if col_digits < 1 or row_digits < 1:
             raise ValueError(f"digit widths must be positive, got {self!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     @property
     def width(self) -> int:

@@ -17,14 +17,12 @@ Three kinds of hexside data are kept apart because the rules treat them apart:
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from engines.hexkit.geometry import DIRECTIONS, HexGrid, Hexside, hexside
-from engines.hexkit.hexid import HexId, Numbering
-from engines.hexkit.shared import Shared
+from engines.hexkit.hexid import FrozenRecord, HexId, Numbering
 
 if TYPE_CHECKING:
     from struct import Struct
@@ -56,8 +54,7 @@ _OFFSETS: dict[tuple[str, int], tuple[tuple[int, int], ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class TerrainClass(Shared):
+class TerrainClass(FrozenRecord):
     """One terrain type from the map legend: its name, grid character and look.
 
     ``attrs`` carries the legend's extra keys verbatim (``blocks_los = true``,
@@ -66,26 +63,52 @@ class TerrainClass(Shared):
 
     name: str
     char: str
-    color: str = "#d8d0b0"
-    glyph: str = " "
-    attrs: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    color: str
+    glyph: str
+    attrs: Mapping[str, Any]
+    _fields = __match_args__ = ("name", "char", "color", "glyph", "attrs")
+
+    def __init__(self, name: str, char: str, color: str = "#d8d0b0", glyph: str = " ",
+                 attrs: Mapping[str, Any] | None = None) -> None:
+        d = self.__dict__
+        d["name"], d["char"], d["color"], d["glyph"] = name, char, color, glyph
+        d["attrs"] = MappingProxyType({}) if attrs is None else attrs
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     def flag(self, key: str) -> bool:
         return bool(self.attrs.get(key, False))
 
 
-@dataclass(frozen=True)
-class OffMapBox(Shared):
+class OffMapBox(FrozenRecord):
     """A holding box off the map (Baku, an administrative movement box)."""
 
     name: str
     title: str
     #: map hexes from which the box is entered, sorted
-    entry: tuple[HexId, ...] = ()
+    entry: tuple[HexId, ...]
+    _fields = __match_args__ = ("name", "title", "entry")
+
+    def __init__(self, name: str, title: str, entry: tuple[HexId, ...] = ()) -> None:
+        d = self.__dict__
+        d["name"], d["title"], d["entry"] = name, title, entry
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
 
-@dataclass(frozen=True)
-class HexMap(Shared):
+class HexMap(FrozenRecord):
     """An immutable map.  Build it with :meth:`build`, which validates every reference."""
 
     title: str
@@ -102,10 +125,34 @@ class HexMap(Shared):
     boxes: Mapping[str, OffMapBox]
     #: colors for hexside features and networks by name, for the display
     styles: Mapping[str, str]
+    _fields = __match_args__ = (
+        "title", "grid", "terrain", "legend", "hex_features", "hexsides", "facing",
+        "networks", "places", "areas", "boxes", "styles")
     #: the data cache's key of the text and kit code this map was built from, when
     #: :func:`engines.hexkit.scenario.parse_map` built it (``None``: built in code, so
     #: nothing derived from it is kept between commands)
     source: ClassVar[bytes | None] = None
+
+    def __init__(self, title: str, grid: HexGrid, terrain: Mapping[HexId, str],
+                 legend: tuple[TerrainClass, ...],
+                 hex_features: Mapping[HexId, frozenset[str]],
+                 hexsides: Mapping[Hexside, frozenset[str]],
+                 facing: Mapping[tuple[str, Hexside], HexId],
+                 networks: Mapping[str, frozenset[Hexside]],
+                 places: Mapping[str, tuple[HexId, ...]], areas: Mapping[str, tuple[HexId, ...]],
+                 boxes: Mapping[str, OffMapBox], styles: Mapping[str, str]) -> None:
+        self.__dict__.update(
+            title=title, grid=grid, terrain=terrain, legend=legend, hex_features=hex_features,
+            hexsides=hexsides, facing=facing, networks=networks, places=places, areas=areas,
+            boxes=boxes, styles=styles)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     if not TYPE_CHECKING:  # hidden from mypy, which would take any name as a field
         def __getattr__(self, name: str) -> Any:
@@ -239,7 +286,16 @@ class HexMap(Shared):
     @cached_property
     def index(self) -> Mapping[HexId, int]:
         # made in C (zip, range), not by a comprehension over ~1,700 hexes (issue 35)
-        return MappingProxyType(dict(zip(self.ids, range(len(self.ids)), strict=True)))
+        ids, terrain = self.ids, self.terrain
+        if type(terrain) is MappingProxyType:
+            # a copy of the terrain's own dict (the same hexes, in the same order, their
+            # hashes kept, its table sized) with each value replaced: a dict grown from
+            # the pairs inserted each and resized as it grew, 0.2 M instructions more on
+            # Backhand Blow's 2,091 hexes (issue 35)
+            index = cast("dict[HexId, int]", terrain.copy())
+            index.update(zip(ids, range(len(ids)), strict=True))
+            return MappingProxyType(index)
+        return MappingProxyType(dict(zip(ids, range(len(ids)), strict=True)))
 
     @cached_property
     def adjacency(self) -> tuple[tuple[int, ...], ...]:

@@ -11,13 +11,11 @@ of such an act).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from engines.hexkit.geometry import hexside
-from engines.hexkit.hexid import HexId
-from engines.hexkit.shared import Shared
+from engines.hexkit.hexid import FrozenRecord, HexId
 
 if TYPE_CHECKING:
     from fractions import Fraction
@@ -47,8 +45,7 @@ def _no_negation() -> Mapping[str, Sequence[str]]:
     return MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class MoveClass(Shared):
+class MoveClass(FrozenRecord):
     """How one mobility class pays to move (leg, mech, ski...).
 
     * ``enter[terrain]``: cost to enter a hex of that terrain; ``None`` or absent is
@@ -86,16 +83,48 @@ class MoveClass(Shared):
 
     name: str
     enter: Mapping[str, Cost | None]
-    leave: Mapping[str, Cost] = field(default_factory=_no_extras)
-    hexside: Mapping[str, Cost | None] = field(default_factory=_no_costs)
-    networks: Mapping[str, Cost] = field(default_factory=_no_extras)
-    negated_by: Mapping[str, Sequence[str]] = field(default_factory=_no_negation)
-    network_crosses: bool = False
-    hex_features: Mapping[str, Cost | None] = field(default_factory=_no_costs)
-    dearest: bool = False
-    fills: frozenset[str] = frozenset()
-    overrides: Sequence[str] = ()
-    leave_features: Mapping[str, Cost] = field(default_factory=_no_extras)
+    leave: Mapping[str, Cost]
+    hexside: Mapping[str, Cost | None]
+    networks: Mapping[str, Cost]
+    negated_by: Mapping[str, Sequence[str]]
+    network_crosses: bool
+    hex_features: Mapping[str, Cost | None]
+    dearest: bool
+    fills: frozenset[str]
+    overrides: Sequence[str]
+    leave_features: Mapping[str, Cost]
+    _fields = __match_args__ = (
+        "name", "enter", "leave", "hexside", "networks", "negated_by", "network_crosses",
+        "hex_features", "dearest", "fills", "overrides", "leave_features")
+
+    def __init__(self, name: str, enter: Mapping[str, Cost | None],
+                 leave: Mapping[str, Cost] | None = None,
+                 hexside: Mapping[str, Cost | None] | None = None,
+                 networks: Mapping[str, Cost] | None = None,
+                 negated_by: Mapping[str, Sequence[str]] | None = None,
+                 network_crosses: bool = False,
+                 hex_features: Mapping[str, Cost | None] | None = None,
+                 dearest: bool = False, fills: frozenset[str] = frozenset(),
+                 overrides: Sequence[str] = (),
+                 leave_features: Mapping[str, Cost] | None = None) -> None:
+        # a table not given is a new empty one, as the dataclass's default factories made
+        self.__dict__.update(
+            name=name, enter=enter, leave=_no_extras() if leave is None else leave,
+            hexside=_no_costs() if hexside is None else hexside,
+            networks=_no_extras() if networks is None else networks,
+            negated_by=_no_negation() if negated_by is None else negated_by,
+            network_crosses=network_crosses,
+            hex_features=_no_costs() if hex_features is None else hex_features,
+            dearest=dearest, fills=fills, overrides=overrides,
+            leave_features=_no_extras() if leave_features is None else leave_features)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     def step_cost(self, hexmap: HexMap | OverlaidMap, a: HexId, b: HexId) -> Cost | None:
         """Cost to move from ``a`` into adjacent ``b`` ignoring units; ``None`` if barred.

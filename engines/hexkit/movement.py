@@ -85,7 +85,7 @@ def _cache_key(hexmap: HexMap, move_class: MoveClass,
     if hexmap.source is None or datacache.directory() is None or \
             (adjust is not None and adjust_key is None):
         return None
-    fields_ = {f: _canon(getattr(move_class, f)) for f in move_class.__dataclass_fields__}
+    fields_ = {f: _canon(getattr(move_class, f)) for f in move_class._fields}
     return datacache.make_key("movecosts", hexmap.source, repr(sorted(fields_.items())),
                               adjust_key or b"")
 

@@ -19,7 +19,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
 from types import MappingProxyType
@@ -543,7 +543,7 @@ def _map_from_data(data: dict[str, Any],
     included; ``rebuild`` builds it from its file, for a field kept packed that does not
     read back."""
     parity, cols, rows, col_digits, row_digits = data["grid"]
-    if {f.name for f in fields(HexGrid)} != {"parity", "cols", "rows", "numbering"}:
+    if set(HexGrid._fields) != {"parity", "cols", "rows", "numbering"}:
         raise ValueError("HexGrid changed: build the map")
     cells, adjacency = data["cells"], data["adjacency"]
     if type(cells) is not bytes or type(adjacency) is not bytes:
@@ -564,7 +564,7 @@ def _map_from_data(data: dict[str, Any],
         raise ValueError("a terrain code is not in the legend")
     if not all(type(data[name]) is bytes for name in _LAZY):
         raise ValueError("the hexside and area tables are kept packed")
-    if {f.name for f in fields(HexMap)} != {*_LAZY, "title", "grid", "terrain", "legend",
+    if set(HexMap._fields) != {*_LAZY, "title", "grid", "terrain", "legend",
                                             "hex_features", "places", "boxes", "styles"}:
         raise ValueError("HexMap changed: build the map")
     # made without its __init__: the fields of _LAZY are made when first asked

@@ -578,6 +578,9 @@ def test_the_neighbor_table_is_the_grids_neighbors(engine_id: str) -> None:
     sset = load_scenario_path(files("scenarios") / engine_id, label=engine_id)
     hexmap = scenario._build_map(sset.docs[sset.map_doc or ""])
     index = hexmap.index
+    # each hex's place among the map's hexes, in their order (made from the terrain's
+    # own table, issue 35)
+    assert list(index.items()) == list(zip(hexmap.ids, range(len(hexmap.ids)), strict=True))
     want = tuple(tuple(index[n] for n in hexmap.grid.neighbors(h) if n in index)
                  for h in hexmap.ids)
     assert hexmap.adjacency == want
