@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import FrozenInstanceError
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engines.hexkit.shared import Shared
+from pbem.history import Frozen
 
 #: a hex id string, e.g. ``"2510"``
 HexId = str
@@ -23,31 +23,28 @@ HexId = str
 _RANGE = r"^\s*(\d+)\s*-\s*(\d+)\s*$"
 
 
-class FrozenRecord(Shared):
-    """What ``@dataclass(frozen=True)`` gave the kit's records that are plain classes
-    now (:class:`Numbering`, :class:`~engines.hexkit.geometry.HexGrid`,
+class FrozenRecord(Shared, Frozen):
+    """pbem's :class:`~pbem.history.Frozen` for the kit's records that were frozen
+    dataclasses (:class:`Numbering`, :class:`~engines.hexkit.geometry.HexGrid`,
     :class:`~engines.hexkit.hexmap.HexMap` and its legend's and boxes' records,
-    :class:`~engines.hexkit.facts.ZocRule` and the floods): a field assigned or deleted raises
-    :class:`dataclasses.FrozenInstanceError`, the repr names every field of ``_fields``;
-    each record's ``__init__`` (and equality, where it has one) is written in its
-    source.  dataclasses made those methods at every import, 0.35 M instructions a class
-    of every command that loads a game (issue 35)."""
+    :class:`~engines.hexkit.moveclass.MoveClass`, :class:`~engines.hexkit.facts.ZocRule`
+    and the floods): a field assigned or deleted raises
+    :class:`dataclasses.FrozenInstanceError`, the repr names every field of
+    ``__match_args__`` (which ``_fields`` names too); each record's ``__init__`` is written
+    in its source.  dataclasses made those methods at every import, 0.35 M instructions
+    a class of every command that loads a game (issue 35).  What they keep of their
+    dataclasses that Frozen's records do not: :class:`Shared`'s copying (the record
+    itself: a map is copied with every position that holds it), an object's own pickling
+    (the fields' dict, whatever the record's ``__init__`` takes), and equality by
+    identity unless a record writes its own (the floods' dataclasses had ``eq=False``:
+    they are told apart by identity, and some hold tables that cannot be hashed)."""
 
     _fields: ClassVar[tuple[str, ...]] = ()
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __repr__(self) -> str:
-        fields = ", ".join([f"{n}={getattr(self, n)!r}" for n in self._fields])
-        return f"{type(self).__qualname__}({fields})"
-
-    def _values(self) -> tuple[Any, ...]:
-        """The fields' values in order: what a dataclass's equality and hash compared."""
-        return tuple([getattr(self, n) for n in self._fields])
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
+    # object's own (not an override of it: pickle then takes its default path), which
+    # mypy reads as a narrower return than Frozen's
+    __reduce__ = object.__reduce__  # type: ignore[assignment]
 
 
 class Numbering(FrozenRecord):
