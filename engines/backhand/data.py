@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import functools
 import sys
-from dataclasses import dataclass
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 
@@ -18,6 +17,7 @@ from engines.hexkit.facts import BoardFacts, Placed, ZocRule
 from engines.hexkit.shared import Shared
 from engines.hexkit.tables import Table, parse_roll_key
 from pbem import datacache
+from pbem.history import Frozen
 from pbem.sha import content_digest
 
 if TYPE_CHECKING:
@@ -33,8 +33,6 @@ if TYPE_CHECKING:
     OrderOfBattle = tuple[MappingProxyType[str, "UnitType"], MappingProxyType[str, "Formation"],
                           tuple[int, int], int, tuple[tuple[str, str], ...]]
 
-T = TypeVar("T")
-
 ENGINE_ID = "backhand-blow"
 SIDES = ("soviet", "german")
 FRONTS = ("southwest", "voronezh")
@@ -42,17 +40,21 @@ WEATHERS = ("frozen", "mud", "deep")
 COLUMN = {"frozen": "frozen", "mud": "mud", "deep": "deep"}
 
 
-@dataclass(frozen=True, init=False)
-class UnitType(Shared):
-    """One counter: its printed values (2.4), from units.toml."""
+class UnitType(Shared, Frozen):
+    """One counter: its printed values (2.4), from units.toml.  A frozen record, equal,
+    hashed and shown by its fields (pbem's Frozen), copied as itself (Shared): a frozen
+    dataclass was 0.2 M instructions to make at every turn command (issue 35)."""
+
+    __match_args__ = ("id", "side", "kind", "motorized", "stationary", "formation",
+                      "factors", "tr", "ma", "bracket", "at", "arrive", "entry", "variable",
+                      "front", "city")
 
     def __init__(self, id: str, side: str, kind: str, motorized: bool, stationary: bool,
                  formation: str, factors: tuple[tuple[int, int], ...], tr: int, ma: int,
                  bracket: bool, at: str, arrive: int, entry: str, variable: str,
                  front: str, city: str) -> None:
-        # the fields stored at once, as a frozen dataclass's own __init__ stores them one
-        # by one through object.__setattr__: every command makes the 124 counters, and
-        # that was most of loading the data (issue 35)
+        # the fields stored at once, not one by one through object.__setattr__: every
+        # command makes the 124 counters, and that was most of loading the data (issue 35)
         self.__dict__.update(
             id=id, side=side, kind=kind, motorized=motorized, stationary=stationary,
             formation=formation, factors=factors, tr=tr, ma=ma, bracket=bracket, at=at,
@@ -80,16 +82,20 @@ class UnitType(Shared):
         return len(self.factors)
 
 
-@dataclass(frozen=True)
-class Formation(Shared):
+class Formation(Shared, Frozen):
     """A German formation, whose units may move as one stack (15.2), SS or not and
-    motorized or not."""
+    motorized or not.  A frozen record as :class:`UnitType` is."""
 
+    __match_args__ = ("id", "name", "ss", "motorized", "members")
     id: str
     name: str
     ss: bool
     motorized: bool
     members: tuple[str, ...]
+
+    def __init__(self, id: str, name: str, ss: bool, motorized: bool,
+                 members: tuple[str, ...]) -> None:
+        self.__dict__.update(id=id, name=name, ss=ss, motorized=motorized, members=members)
 
 
 def _factors(text: str) -> tuple[int, int]:
@@ -140,12 +146,11 @@ def _order_of_battle(units: Doc) -> OrderOfBattle:
 
 #: UnitType's fields, in its order (a kept counter's row), and their types (its factors
 #: checked apart)
-_UNIT_FIELDS = ("id", "side", "kind", "motorized", "stationary", "formation", "factors",
-                "tr", "ma", "bracket", "at", "arrive", "entry", "variable", "front", "city")
+_UNIT_FIELDS = UnitType.__match_args__
 _ROW_TYPES = (str, str, str, bool, bool, str, tuple, int, int, bool, str, int, str, str,
               str, str)
 #: Formation's, and their types
-_FORMATION_FIELDS = ("id", "name", "ss", "motorized", "members")
+_FORMATION_FIELDS = Formation.__match_args__
 _FORMATION_TYPES = (str, str, bool, bool, tuple)
 
 
@@ -224,17 +229,8 @@ def _read_kept(blob: bytes) -> OrderOfBattle | None:
             or set(map(type, chain.from_iterable(fronts))) - {str}):
         return None
     return (MappingProxyType({r[0]: UnitType(*r) for r in rows}),
-            MappingProxyType({f[0]: _made(Formation, _FORMATION_FIELDS, f) for f in forms}),
+            MappingProxyType({f[0]: Formation(*f) for f in forms}),
             (a, d), tr, fronts)
-
-
-def _made(cls: type[T], names: tuple[str, ...], row: tuple[Any, ...]) -> T:
-    """A frozen dataclass of ``row``'s values, stored at once as UnitType's __init__
-    stores them (the fields' order kept): a kept formation (a counter is made by that
-    __init__ itself, whose one call of sixteen arguments costs less than this)."""
-    made = object.__new__(cls)
-    made.__dict__.update(zip(names, row, strict=True))
-    return made
 
 
 def _no_ext(code: int, data: bytes) -> Any:

@@ -3,7 +3,9 @@ the map and the order of battle is found without asking every hex or every unit 
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -72,18 +74,22 @@ def doc_uprising(data: ScenarioSet) -> str:
 
 
 def test_a_counter_holds_every_printed_value_and_stays_frozen() -> None:
-    """A counter's values (2.4) are stored at once rather than through the frozen
-    dataclass's field-by-field __init__ (issue 35): each field holds what it was given,
-    in the fields' order, and the counter is still frozen, equal by value and hashable."""
+    """A counter's values (2.4) are stored at once rather than field by field (issue
+    35): each field holds what it was given, in the fields' order, and the counter is
+    frozen, equal by value and hashable, shown by its fields and copied as itself."""
     values = ("LAH-1", "german", "pzgren", True, False, "LAH", ((5, 6), (3, 4)), 3, 8,
               False, "2510", 0, "", "", "", "")
     t = UnitType(*values)
-    assert tuple(getattr(t, f.name) for f in dataclasses.fields(UnitType)) == values
-    assert list(vars(t)) == [f.name for f in dataclasses.fields(UnitType)]
+    assert tuple(getattr(t, f) for f in UnitType.__match_args__) == values
+    assert list(vars(t)) == list(UnitType.__match_args__)
     assert t == UnitType(*values) and hash(t) == hash(UnitType(*values))
     assert t != UnitType(*values[:-1], "Kharkov") and t.steps == 2
+    assert repr(t).startswith("UnitType(id='LAH-1', side='german', kind='pzgren', ")
+    assert copy.deepcopy(t) is t and pickle.loads(pickle.dumps(t)) == t
     with pytest.raises(dataclasses.FrozenInstanceError):
         t.ma = 9  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del t.ma
     assert {u.id for u in load_data().units.values()} == set(load_data().units)
 
 
@@ -168,7 +174,7 @@ def test_the_order_of_battle_is_read_back_from_the_data_cache(
     assert "data" not in again.__dict__  # units.toml's tables never decoded
     assert kept == built and list(kept[0]) == list(built[0]) and kept[4] == built[4]
     for uid, t in kept[0].items():
-        assert list(vars(t)) == [f.name for f in dataclasses.fields(UnitType)]
+        assert list(vars(t)) == list(UnitType.__match_args__)
         assert tuple(vars(t).values()) == tuple(vars(built[0][uid]).values())
         with pytest.raises(dataclasses.FrozenInstanceError):
             t.ma = 9  # type: ignore[misc]
