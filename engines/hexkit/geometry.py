@@ -266,14 +266,6 @@ class HexGrid(FrozenRecord):
         numbering.format(cols[0], rows[0])
         numbering.format(cols[1], rows[1])
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
     @functools.cached_property
     def _cubes(self) -> dict[HexId, Cube]:
         """Every cell's cube by its id, in column then row order, made when first

@@ -34,14 +34,12 @@ class FrozenRecord(Shared, Frozen):
     in its source.  dataclasses made those methods at every import, 0.35 M instructions
     a class of every command that loads a game (issue 35).  What they keep of their
     dataclasses that Frozen's records do not: :class:`Shared`'s copying (the record
-    itself: a map is copied with every position that holds it), an object's own pickling
-    (the fields' dict, whatever the record's ``__init__`` takes), and equality by
-    identity unless a record writes its own (the floods' dataclasses had ``eq=False``:
-    they are told apart by identity, and some hold tables that cannot be hashed)."""
+    itself: a map is copied with every position that holds it) and an object's own
+    pickling (the fields' dict, whatever the record's ``__init__`` takes).  Equal and hashed by
+    the fields as Frozen's are, but for the floods, whose dataclasses had ``eq=False``
+    (told apart by identity: some hold tables that cannot be hashed)."""
 
     _fields: ClassVar[tuple[str, ...]] = ()
-    __eq__ = object.__eq__
-    __hash__ = object.__hash__
     # object's own (not an override of it: pickle then takes its default path), which
     # mypy reads as a narrower return than Frozen's
     __reduce__ = object.__reduce__  # type: ignore[assignment]
@@ -59,14 +57,6 @@ class Numbering(FrozenRecord):
         d["col_digits"], d["row_digits"] = col_digits, row_digits
         if col_digits < 1 or row_digits < 1:
             raise ValueError(f"digit widths must be positive, got {self!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
 
     @property
     def width(self) -> int:

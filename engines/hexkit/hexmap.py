@@ -74,14 +74,6 @@ class TerrainClass(FrozenRecord):
         d["name"], d["char"], d["color"], d["glyph"] = name, char, color, glyph
         d["attrs"] = MappingProxyType({}) if attrs is None else attrs
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
     def flag(self, key: str) -> bool:
         return bool(self.attrs.get(key, False))
 
@@ -98,14 +90,6 @@ class OffMapBox(FrozenRecord):
     def __init__(self, name: str, title: str, entry: tuple[HexId, ...] = ()) -> None:
         d = self.__dict__
         d["name"], d["title"], d["entry"] = name, title, entry
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
 
 
 class HexMap(FrozenRecord):
@@ -145,14 +129,6 @@ class HexMap(FrozenRecord):
             title=title, grid=grid, terrain=terrain, legend=legend, hex_features=hex_features,
             hexsides=hexsides, facing=facing, networks=networks, places=places, areas=areas,
             boxes=boxes, styles=styles)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
 
     if not TYPE_CHECKING:  # hidden from mypy, which would take any name as a field
         def __getattr__(self, name: str) -> Any:

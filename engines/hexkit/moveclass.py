@@ -118,14 +118,6 @@ class MoveClass(FrozenRecord):
             dearest=dearest, fills=fills, overrides=overrides,
             leave_features=_no_extras() if leave_features is None else leave_features)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
     def step_cost(self, hexmap: HexMap | OverlaidMap, a: HexId, b: HexId) -> Cost | None:
         """Cost to move from ``a`` into adjacent ``b`` ignoring units; ``None`` if barred.
         ``hexmap`` may be the map seen through a position's overlay."""
