@@ -27,8 +27,10 @@ class FrozenRecord(Shared, Frozen):
     """pbem's :class:`~pbem.history.Frozen` for the kit's records that were frozen
     dataclasses (:class:`Numbering`, :class:`~engines.hexkit.geometry.HexGrid`,
     :class:`~engines.hexkit.hexmap.HexMap` and its legend's and boxes' records,
-    :class:`~engines.hexkit.moveclass.MoveClass`, :class:`~engines.hexkit.facts.ZocRule`
-    and the floods): a field assigned or deleted raises
+    :class:`~engines.hexkit.moveclass.MoveClass`, :class:`~engines.hexkit.facts.ZocRule`,
+    the floods, and the scenario data's :class:`~engines.hexkit.scenario.Doc`,
+    :class:`~engines.hexkit.scenario.StandIn`, :class:`~engines.hexkit.scenario.ScenarioSet`
+    and :class:`~engines.hexkit.tables.Table`): a field assigned or deleted raises
     :class:`dataclasses.FrozenInstanceError`, the repr names every field of
     ``__match_args__`` (which ``_fields`` names too); each record's ``__init__`` is written
     in its source.  dataclasses made those methods at every import, 0.35 M instructions
@@ -37,7 +39,8 @@ class FrozenRecord(Shared, Frozen):
     itself: a map is copied with every position that holds it) and an object's own
     pickling (the fields' dict, whatever the record's ``__init__`` takes).  Equal and hashed by
     the fields as Frozen's are, but for the floods, whose dataclasses had ``eq=False``
-    (told apart by identity: some hold tables that cannot be hashed)."""
+    (told apart by identity: some hold tables that cannot be hashed), and
+    :class:`~engines.hexkit.scenario.Doc`, whose kept bytes are not compared."""
 
     _fields: ClassVar[tuple[str, ...]] = ()
     # object's own (not an override of it: pickle then takes its default path), which

@@ -19,7 +19,6 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
 from types import MappingProxyType
@@ -28,9 +27,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import msgpack
 
 from engines.hexkit.geometry import HexGrid, Hexside
-from engines.hexkit.hexid import HexId, Numbering
+from engines.hexkit.hexid import FrozenRecord, HexId, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
-from engines.hexkit.shared import Shared
 from pbem import datacache
 from pbem.engine import ScenarioInfo, package_files
 from pbem.errors import ScenarioError
@@ -67,8 +65,7 @@ def _fmt_key(path: Sequence[Key]) -> str:
     return out or "(top level)"
 
 
-@dataclass(frozen=True)
-class Doc(Shared):
+class Doc(FrozenRecord):
     """One parsed TOML file, with what is needed to point at a key in it (and, in
     ``__dict__["_digest"]``, the SHA-256 of the bytes it was read from, where it was)."""
 
@@ -79,7 +76,30 @@ class Doc(Shared):
     top: tuple[str, ...]
     #: the parsed tables as the data cache keeps them, decoded when :attr:`data` is
     #: first asked (``b""``: :attr:`data` was set when the file was parsed)
-    packed: bytes = field(default=b"", repr=False, compare=False)
+    packed: bytes
+    _fields = __match_args__ = ("name", "text", "top", "packed")
+
+    def __init__(self, name: str, text: str, top: tuple[str, ...], packed: bytes = b"") -> None:
+        d = self.__dict__
+        d["name"], d["text"], d["top"], d["packed"] = name, text, top, packed
+
+    # the kept bytes are how the tables were stored, not what the file says: two reads
+    # of the same text are the same file whatever the cache held (its dataclass's
+    # compare=False and repr=False)
+    def _compared(self) -> tuple[str, str, tuple[str, ...]]:
+        return self.name, self.text, self.top
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(name={self.name!r}, text={self.text!r}, "
+                f"top={self.top!r})")
 
     @functools.cached_property
     def data(self) -> Mapping[str, Any]:
@@ -681,13 +701,17 @@ def parse_table(doc: Doc, name: str, path: Sequence[Key] | None = None, *,
 # --- stand-ins -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class StandIn(Shared):
+class StandIn(FrozenRecord):
     """Data the project made up where a rulebook lacks it, with the reason it gives."""
 
     file: str
     key: str
     reason: str
+    _fields = __match_args__ = ("file", "key", "reason")
+
+    def __init__(self, file: str, key: str, reason: str) -> None:
+        d = self.__dict__
+        d["file"], d["key"], d["reason"] = file, key, reason
 
 
 def _find_stand_ins(doc: Doc, node: Any, path: tuple[Key, ...]) -> list[StandIn]:
@@ -705,8 +729,7 @@ def _stand_ins_of(doc: Doc) -> list[StandIn]:
 # --- the whole directory ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ScenarioSet(Shared):
+class ScenarioSet(FrozenRecord):
     """Every data file of one engine, parsed and checked."""
 
     source: str
@@ -715,7 +738,18 @@ class ScenarioSet(Shared):
     map_doc: str | None
     tables: Mapping[str, Table]
     stand_ins: tuple[StandIn, ...]
-    scenarios: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    scenarios: Mapping[str, str]
+    _fields = __match_args__ = (
+        "source", "docs", "files", "map_doc", "tables", "stand_ins", "scenarios")
+
+    def __init__(self, source: str, docs: Mapping[str, Doc], files: tuple[Traversable, ...],
+                 map_doc: str | None, tables: Mapping[str, Table],
+                 stand_ins: tuple[StandIn, ...],
+                 scenarios: Mapping[str, str] | None = None) -> None:
+        self.__dict__.update(
+            source=source, docs=docs, files=files, map_doc=map_doc, tables=tables,
+            stand_ins=stand_ins,
+            scenarios=MappingProxyType({}) if scenarios is None else scenarios)
 
     @functools.cached_property
     def map(self) -> HexMap:

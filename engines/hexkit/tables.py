@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from engines.hexkit.hexid import FrozenRecord
 from engines.hexkit.shared import Shared
 
 # Fraction is imported where a value is made: importing fractions pulls decimal and costs a
@@ -73,18 +73,25 @@ def parse_roll_key(key: str) -> tuple[int | None, int | None]:
     return int(one), int(one)
 
 
-@dataclass(frozen=True)
-class Table(Shared):
+class Table(FrozenRecord):
     """A table as the data file gives it.  ``where`` names the file and key for messages."""
 
     name: str
     kind: str
     columns: tuple[str, ...]
     rows: tuple[tuple[str, tuple[Any, ...]], ...]
-    stand_in: str | None = None
-    where: str = ""
+    stand_in: str | None
+    where: str
     #: keys of the TOML table other than kind/columns/rows/stand_in (notes, die size...)
-    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    extra: Mapping[str, Any]
+    _fields = __match_args__ = ("name", "kind", "columns", "rows", "stand_in", "where", "extra")
+
+    def __init__(self, name: str, kind: str, columns: tuple[str, ...],
+                 rows: tuple[tuple[str, tuple[Any, ...]], ...], stand_in: str | None = None,
+                 where: str = "", extra: Mapping[str, Any] | None = None) -> None:
+        self.__dict__.update(
+            name=name, kind=kind, columns=columns, rows=rows, stand_in=stand_in, where=where,
+            extra=MappingProxyType({}) if extra is None else extra)
 
     def row(self, key: str) -> tuple[Any, ...]:
         for k, values in self.rows:

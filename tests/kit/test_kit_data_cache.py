@@ -250,8 +250,6 @@ def test_a_kept_file_decodes_its_tables_when_first_asked(
     so the map file's tables (its map is kept built) are never decoded.  Kept tables
     that do not read back, or read back to other keys, are parsed again from the
     file's text: the same tables."""
-    import dataclasses
-
     first = load_scenario_path(TINY)
     parsed = {n: dict(d.data) for n, d in first.docs.items()}
     again = load_scenario_path(TINY)
@@ -265,7 +263,7 @@ def test_a_kept_file_decodes_its_tables_when_first_asked(
     monkeypatch.setattr(scenario_parse, "parse_toml", real_parse)
     for bad in (kept.packed[: len(kept.packed) // 2], msgpack.packb({"other": 1}), b"",
                 msgpack.packb([1, 2])):
-        damaged = dataclasses.replace(kept, packed=bad)
+        damaged = kept.replace(packed=bad)
         assert "data" not in damaged.__dict__
         assert dict(damaged.data) == parsed[again.map_doc]
 
@@ -633,8 +631,6 @@ def test_a_kept_set_reads_each_scenarios_head_without_its_whole_file(
     play never decode their setups (For the Motherland!'s five others: 1 M instructions
     of every command).  The same values as the whole file's; a kept table that does not
     read back leaves them to the whole file."""
-    import dataclasses
-
     root = files("scenarios") / "for-the-motherland"
     first = load_scenario_path(root, label="ftm")
     again = load_scenario_path(root, label="ftm")
@@ -651,7 +647,7 @@ def test_a_kept_set_reads_each_scenarios_head_without_its_whole_file(
     for sid in again.scenarios:
         kept = again.scenario(sid)
         for bad in (b"\xc1", msgpack.packb({"other": 1}), msgpack.packb([1])):
-            damaged = dataclasses.replace(kept)
+            damaged = kept.replace()
             scenario._with_head(damaged, bad)
             assert damaged.get_str("scenario", "title") == heads[sid][0]
             assert "data" in damaged.__dict__

@@ -1,8 +1,9 @@
 """The kit's rules (ZocRule, RegionFlood, SpreadFlood, MoveClass), its numbering, grid
-and map (Numbering, HexGrid, HexMap) and the map's legend and boxes (TerrainClass,
-OffMapBox) are plain classes with their ``__init__`` in their source, not dataclasses (issue 35:
-dataclasses made their methods at every import of the board facts and of the map), and
-behave as the frozen dataclasses they were."""
+and map (Numbering, HexGrid, HexMap), the map's legend and boxes (TerrainClass,
+OffMapBox) and the scenario data's files, stand-ins, sets and tables (Doc, StandIn,
+ScenarioSet, Table) are plain classes with their ``__init__`` in their source, not
+dataclasses (issue 35: dataclasses made their methods at every import of the board facts,
+of the map and of the scenario data), and behave as the frozen dataclasses they were."""
 
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from engines.hexkit.geometry import HexGrid
 from engines.hexkit.hexid import FOUR_DIGIT, Numbering
 from engines.hexkit.hexmap import HexMap, OffMapBox, TerrainClass
 from engines.hexkit.moveclass import MoveClass
+from engines.hexkit.scenario import Doc, ScenarioSet, StandIn
+from engines.hexkit.tables import Table
+from pbem.errors import ScenarioError
 from tests.kit.helpers import make_map
 
 
@@ -97,6 +101,48 @@ class ClassMoveClass:
     leave_features: Any = dataclasses.field(default_factory=_empty)
 
 
+@dataclasses.dataclass(frozen=True)
+class ClassDoc:
+    name: str
+    text: str
+    top: tuple[str, ...]
+    packed: bytes = dataclasses.field(default=b"", repr=False, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassStandIn:
+    file: str
+    key: str
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassScenarioSet:
+    source: str
+    docs: Any
+    files: tuple[Any, ...]
+    map_doc: str | None
+    tables: Any
+    stand_ins: tuple[Any, ...]
+    scenarios: Any = dataclasses.field(default_factory=_empty)
+
+
+@dataclasses.dataclass(frozen=True)
+class ClassTable:
+    name: str
+    kind: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[Any, ...]], ...]
+    stand_in: str | None = None
+    where: str = ""
+    extra: Any = dataclasses.field(default_factory=_empty)
+
+
+_DOC = Doc("data/map.toml", "[map]\ntitle = 'x'\n", ("map",))
+_STAND_IN = StandIn("data/tables.toml", "tables.crt", "the printed chart is not to hand")
+_TABLE = Table("crt", "odds", ("1:1", "2:1"), (("1", ("AR", "DR")),))
+
+
 def _nobody(*args: object) -> bool:
     return False
 
@@ -122,10 +168,22 @@ CASES: list[tuple[Callable[..., Any], Callable[..., Any], tuple[Any, ...], dict[
     (Numbering, ClassNumbering, (3,), {"row_digits": 1}),
     (HexGrid, ClassHexGrid, (), {}),
     (HexGrid, ClassHexGrid, ("odd", (1, 30), (2, 12)), {"numbering": Numbering(3, 2)}),
+    (Doc, ClassDoc, ("data/a.toml", "a = 1\n", ("a",)), {}),
+    (Doc, ClassDoc, ("data/a.toml", "a = 1\n", ("a",), b"\x81\xa1a\x01"), {}),
+    (StandIn, ClassStandIn, ("data/tables.toml", "tables.crt", "no chart"), {}),
+    (ScenarioSet, ClassScenarioSet, ("scenarios/x", MappingProxyType({"map.toml": _DOC}), (),
+                                     "map.toml", MappingProxyType({}), ()), {}),
+    (ScenarioSet, ClassScenarioSet, ("scenarios/x", MappingProxyType({"map.toml": _DOC}), (),
+                                     None, MappingProxyType({"crt": _TABLE}), (_STAND_IN,)),
+     {"scenarios": MappingProxyType({"first": "map.toml"})}),
+    (Table, ClassTable, ("crt", "odds", ("1:1", "2:1"), (("1", ("AR", "DR")),)), {}),
+    (Table, ClassTable, ("tec", "terrain", ("cost",), (("clear", (1,)),), "no chart",
+                         "tables.toml: tables.tec"), {"extra": MappingProxyType({"die": 6})}),
 ]
 
 #: the records equal to another of the same fields (a flood is equal only to itself)
-EQUAL_BY_VALUE = (ZocRule, TerrainClass, OffMapBox, HexGrid, Numbering, MoveClass)
+EQUAL_BY_VALUE = (ZocRule, TerrainClass, OffMapBox, HexGrid, Numbering, MoveClass, Doc,
+                  StandIn, ScenarioSet, Table)
 
 
 @pytest.mark.parametrize(("kit", "reference", "args", "kwargs"), CASES)
@@ -156,17 +214,27 @@ def test_a_rule_is_the_dataclass_it_was(kit: Callable[..., Any], reference: Call
     elif kit is Numbering:
         assert hash(again) == hash(value) == hash(twin) and value != twin
         assert value != kit(**{**fields, "row_digits": 4})
-    elif kit is TerrainClass or kit is MoveClass:
+    elif kit is StandIn:
+        assert hash(again) == hash(value) == hash(twin) and value != twin
+        assert value != kit(**{**fields, "reason": "elsewhere"})
+    elif kit is Doc:
+        # the bytes the data cache kept are not compared: the same text is the same file
+        assert hash(again) == hash(value) == hash(twin) and value != twin
+        assert value == kit(**{**fields, "packed": b"other"}) and "packed" not in repr(value)
+        assert value != kit(**{**fields, "text": "b = 2\n"})
+    elif kit in (TerrainClass, MoveClass, ScenarioSet, Table):
         # its tables are mappings, which have no hash: nor has the record
         with pytest.raises(TypeError):
             hash(value)
         with pytest.raises(TypeError):
             hash(twin)
-        assert value != kit(**{**fields, "name": "other"})
+        first = "source" if kit is ScenarioSet else "name"
+        assert value != kit(**{**fields, first: "other"})
 
 
 @pytest.mark.parametrize("kit", [ZocRule, RegionFlood, SpreadFlood, TerrainClass, OffMapBox,
-                                 Numbering, HexGrid, HexMap, MoveClass])
+                                 Numbering, HexGrid, HexMap, MoveClass, Doc, StandIn,
+                                 ScenarioSet, Table])
 def test_a_rule_refuses_what_its_dataclass_refused(kit: Callable[..., Any]) -> None:
     with pytest.raises(TypeError):
         kit(*[None] * 13)
@@ -199,3 +267,18 @@ def test_a_map_is_the_dataclass_it_was() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError, match="cannot assign to field"):
         m.title = "elsewhere"  # type: ignore[misc]
     assert copy.copy(m) is m and copy.deepcopy(m) is m
+
+
+def test_scenario_data_keeps_what_it_works_out_as_its_dataclass_did() -> None:
+    doc = Doc("data/a.toml", "a = 1\n[b]\nc = 'd'\n", ("a", "b"))
+    assert doc.data == {"a": 1, "b": {"c": "d"}} and "data" in vars(doc)
+    assert doc.data is doc.data and doc.stand_ins == ()
+    doc.__dict__["_digest"] = "ab" * 32  # what the scenario loader writes
+    assert doc == Doc(doc.name, doc.text, doc.top) and doc.__dict__["_digest"] == "ab" * 32
+    assert Table("t", "lookup", (), ()).extra == {}
+    assert Table("t", "lookup", (), ()).extra is not Table("t", "lookup", (), ()).extra
+    assert ScenarioSet("s", {}, (), None, {}, ()).scenarios == {}
+    nameless = ScenarioSet("scenarios/x", {}, (), None, {}, ())
+    with pytest.raises(ScenarioError, match="no file has a \\[map\\] table"):
+        nameless.map  # noqa: B018
+    assert _TABLE.cell("1", "2:1") == "DR" and _TABLE.replace(kind="other").kind == "other"

@@ -6,7 +6,6 @@ which reads every one."""
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 import tomllib
 from pathlib import Path
@@ -25,7 +24,7 @@ def test_a_catalog_reads_no_chart_until_a_rule_asks_for_it() -> None:
     data = WhiteDeath()._data()
     # the files as a new command has them: their tables not decoded yet
     fresh = {name: Doc(d.name, d.text, d.top, d.packed) for name, d in data.docs.items()}
-    cat = load_catalog(dataclasses.replace(data, docs=fresh))
+    cat = load_catalog(data.replace(docs=fresh))
     charts = fresh["tables.toml"]
     assert "data" not in vars(charts)  # the tables file not even decoded
     assert not set(_TABLE_FIELDS) & set(vars(cat.tables))

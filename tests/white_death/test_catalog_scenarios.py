@@ -7,7 +7,6 @@ check``)."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import tomllib
 from pathlib import Path
@@ -38,7 +37,7 @@ def test_a_catalog_decodes_no_scenario_file_until_its_scenario_is_asked() -> Non
     mp = pytest.MonkeyPatch()
     try:
         mp.setattr(Doc, "data", property(watched))
-        cat = load_catalog(dataclasses.replace(data, docs=fresh))
+        cat = load_catalog(data.replace(docs=fresh))
         assert decoded == set()
         sc = cat.scenarios["purkayev"]
         assert decoded == {fresh[data.scenarios["purkayev"]].name}
