@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import canonical
 from pbem.engine import ChanceRequest, Outcome
 from pbem.errors import DiceError, FormatError, UsageError
-from pbem.history import Frozen
+from pbem.history import Frozen, set_field
 from pbem.sha import hkdf_sha256, hmac_sha256, sha256, small_sha256
 
 if TYPE_CHECKING:
@@ -343,8 +343,6 @@ def rejection_limit(n: int) -> int:
     return _U32 - _U32 % n
 
 
-#: sets a field of a frozen record, as a frozen dataclass's __init__ does
-_set = object.__setattr__
 
 # the two records below are frozen records (pbem.history.Frozen), not dataclasses: a
 # receive makes both classes, about 0.2 M instructions each as dataclasses (issue 35)
@@ -365,14 +363,14 @@ class Step(Frozen):
 
     def __init__(self, j: int, position: int, word: int, n: int, limit: int, accepted: bool,
                  result: int | None, what: str = "") -> None:
-        _set(self, "j", j)
-        _set(self, "position", position)
-        _set(self, "word", word)
-        _set(self, "n", n)
-        _set(self, "limit", limit)
-        _set(self, "accepted", accepted)
-        _set(self, "result", result)
-        _set(self, "what", what)
+        set_field(self, "j", j)
+        set_field(self, "position", position)
+        set_field(self, "word", word)
+        set_field(self, "n", n)
+        set_field(self, "limit", limit)
+        set_field(self, "accepted", accepted)
+        set_field(self, "result", result)
+        set_field(self, "what", what)
 
     def explain(self) -> str:
         where = f"block {self.j} word {self.position}: {self.word}"
@@ -452,9 +450,9 @@ class Roll(Frozen):
     steps: tuple[Step, ...]
 
     def __init__(self, index: int, outcome: Outcome, steps: tuple[Step, ...]) -> None:
-        _set(self, "index", index)
-        _set(self, "outcome", outcome)
-        _set(self, "steps", steps)
+        set_field(self, "index", index)
+        set_field(self, "outcome", outcome)
+        set_field(self, "steps", steps)
 
     def explain(self) -> list[str]:
         """One line per word read, for ``pbem audit --roll``."""

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, Protocol
 
 from pbem import canonical
 from pbem.errors import ActionSyntaxError, IllegalAction, MismatchError, NotYourTurn
-from pbem.history import Acted, Frozen, Mutable, Ordered, Record, Rolled
+from pbem.history import Acted, Frozen, Mutable, Ordered, Record, Rolled, set_field
 from pbem.sha import content_digest, hmac_sha256, sha256
 
 if TYPE_CHECKING:
@@ -77,8 +77,6 @@ def package_files(package: str) -> Traversable:
     return files(package)
 
 
-#: sets a field of a frozen record, as a frozen dataclass's __init__ does
-_set = object.__setattr__
 
 #: ``current_player()`` returns this while the state waits for a chance outcome.
 CHANCE: Final = "<chance>"
@@ -116,7 +114,7 @@ class TextAction(Action, Frozen):
     text: str
 
     def __init__(self, text: str) -> None:
-        _set(self, "text", text)
+        set_field(self, "text", text)
 
     def notation(self) -> str:
         return self.text
@@ -145,13 +143,13 @@ class ChanceRequest(Frozen):
     def __init__(self, kind: Literal["dice", "draw"], purpose: str, dice: tuple[int, ...] = (),
                  cup: str = "", contents: tuple[str, ...] = (), count: int = 0,
                  rule: str = "") -> None:
-        _set(self, "kind", kind)
-        _set(self, "purpose", purpose)
-        _set(self, "dice", dice)
-        _set(self, "cup", cup)
-        _set(self, "contents", contents)
-        _set(self, "count", count)
-        _set(self, "rule", rule)
+        set_field(self, "kind", kind)
+        set_field(self, "purpose", purpose)
+        set_field(self, "dice", dice)
+        set_field(self, "cup", cup)
+        set_field(self, "contents", contents)
+        set_field(self, "count", count)
+        set_field(self, "rule", rule)
         if self.kind == "dice":
             if not self.dice or any(not 2 <= s <= 1_000_000 for s in self.dice):
                 raise ValueError(f"bad dice {self.dice!r} for {self.purpose!r}")
@@ -227,12 +225,12 @@ class Decision(Frozen):
 
     def __init__(self, side: str, kind: str, prompt: str, options: tuple[Action, ...] = (),
                  default: Action | None = None, rule: str = "") -> None:
-        _set(self, "side", side)
-        _set(self, "kind", kind)
-        _set(self, "prompt", prompt)
-        _set(self, "options", options)
-        _set(self, "default", default)
-        _set(self, "rule", rule)
+        set_field(self, "side", side)
+        set_field(self, "kind", kind)
+        set_field(self, "prompt", prompt)
+        set_field(self, "options", options)
+        set_field(self, "default", default)
+        set_field(self, "rule", rule)
 
 
 class Event(Frozen):
@@ -258,12 +256,12 @@ class Event(Frozen):
     def __init__(self, text: str, kind: str = "info", visible_to: tuple[str, ...] = (),
                  hexes: tuple[str, ...] = (), units: tuple[str, ...] = (),
                  rule: str = "") -> None:
-        _set(self, "text", text)
-        _set(self, "kind", kind)
-        _set(self, "visible_to", visible_to)
-        _set(self, "hexes", hexes)
-        _set(self, "units", units)
-        _set(self, "rule", rule)
+        set_field(self, "text", text)
+        set_field(self, "kind", kind)
+        set_field(self, "visible_to", visible_to)
+        set_field(self, "hexes", hexes)
+        set_field(self, "units", units)
+        set_field(self, "rule", rule)
 
     def visible(self, side: str | None) -> bool:
         return side is None or not self.visible_to or side in self.visible_to
@@ -280,10 +278,10 @@ class Result(Frozen):
     level: str
 
     def __init__(self, winner: str | None, reason: str, text: str, level: str = "") -> None:
-        _set(self, "winner", winner)
-        _set(self, "reason", reason)
-        _set(self, "text", text)
-        _set(self, "level", level)
+        set_field(self, "winner", winner)
+        set_field(self, "reason", reason)
+        set_field(self, "text", text)
+        set_field(self, "level", level)
 
     def to_data(self) -> dict[str, Any]:
         return {"winner": self.winner, "reason": self.reason, "text": self.text,
@@ -307,11 +305,11 @@ class ScenarioInfo(Frozen):
 
     def __init__(self, id: str, title: str, description: str = "",
                  files: tuple[Traversable, ...] = (), turns: tuple[int, int] = (1, 1)) -> None:
-        _set(self, "id", id)
-        _set(self, "title", title)
-        _set(self, "description", description)
-        _set(self, "files", files)
-        _set(self, "turns", turns)
+        set_field(self, "id", id)
+        set_field(self, "title", title)
+        set_field(self, "description", description)
+        set_field(self, "files", files)
+        set_field(self, "turns", turns)
 
 
 class OptionSpec(Frozen):
@@ -325,10 +323,10 @@ class OptionSpec(Frozen):
 
     def __init__(self, key: str, description: str, choices: tuple[str, ...] = ("off", "on"),
                  default: str = "off") -> None:
-        _set(self, "key", key)
-        _set(self, "description", description)
-        _set(self, "choices", choices)
-        _set(self, "default", default)
+        set_field(self, "key", key)
+        set_field(self, "description", description)
+        set_field(self, "choices", choices)
+        set_field(self, "default", default)
 
 
 class OrderSpec(Frozen):
@@ -352,10 +350,10 @@ class OrderSpec(Frozen):
 
     def __init__(self, kind: str, rule: str, text: str,
                  policies: tuple[tuple[str, str], ...] = ()) -> None:
-        _set(self, "kind", kind)
-        _set(self, "rule", rule)
-        _set(self, "text", text)
-        _set(self, "policies", policies)
+        set_field(self, "kind", kind)
+        set_field(self, "rule", rule)
+        set_field(self, "text", text)
+        set_field(self, "policies", policies)
 
 
 # --- the state ----------------------------------------------------------------------------

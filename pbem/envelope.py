@@ -18,7 +18,7 @@ from typing import Any
 
 from pbem import FORMAT_VERSION, canonical
 from pbem.errors import FormatError, SignatureError, quote
-from pbem.history import Frozen
+from pbem.history import Frozen, set_field
 from pbem.identity import Identity, verify
 from pbem.sha import sha256
 
@@ -51,8 +51,6 @@ def body_hash(body: bytes) -> bytes:
     return sha256(body).digest()
 
 
-#: sets a field of a frozen record, as a frozen dataclass's __init__ does
-_set = object.__setattr__
 
 # the two records here are frozen records (pbem.history.Frozen), not dataclasses: every
 # turn command makes their classes, about 0.2 M instructions each as dataclasses (issue 35)
@@ -70,11 +68,11 @@ class Envelope(Frozen):
 
     def __init__(self, kind: str, key: bytes, signature: bytes, body: bytes,
                  raw: bytes) -> None:
-        _set(self, "kind", kind)
-        _set(self, "key", key)
-        _set(self, "signature", signature)
-        _set(self, "body", body)
-        _set(self, "raw", raw)
+        set_field(self, "kind", kind)
+        set_field(self, "key", key)
+        set_field(self, "signature", signature)
+        set_field(self, "body", body)
+        set_field(self, "raw", raw)
 
     @property
     def hash(self) -> bytes:
@@ -200,11 +198,11 @@ class FileInfo(Frozen):
     signer: bytes
 
     def __init__(self, kind: str, game_id: bytes, seq: int, side: str, signer: bytes) -> None:
-        _set(self, "kind", kind)
-        _set(self, "game_id", game_id)
-        _set(self, "seq", seq)
-        _set(self, "side", side)
-        _set(self, "signer", signer)
+        set_field(self, "kind", kind)
+        set_field(self, "game_id", game_id)
+        set_field(self, "seq", seq)
+        set_field(self, "side", side)
+        set_field(self, "signer", signer)
 
 
 def peek(data: bytes) -> FileInfo:

@@ -21,8 +21,9 @@ from typing import Any, Self
 
 from pbem.errors import FormatError
 
-#: sets a field of a frozen record, as a frozen dataclass's __init__ does
-_set = object.__setattr__
+#: sets a field of a frozen record, as a frozen dataclass's __init__ does (the records'
+#: own __init__ in pbem's modules call it)
+set_field = object.__setattr__
 
 
 class Frozen:
@@ -45,7 +46,7 @@ class Frozen:
 
     def __init__(self, *values: Any) -> None:
         for name, value in zip(self.__match_args__, values, strict=True):
-            _set(self, name, value)
+            set_field(self, name, value)
 
     def _values(self) -> tuple[Any, ...]:
         return tuple([getattr(self, name) for name in self.__match_args__])
@@ -111,7 +112,7 @@ class Acted(Frozen):
     text: str
 
     def __init__(self, text: str) -> None:
-        _set(self, "text", text)
+        set_field(self, "text", text)
 
 
 class Ordered(Frozen):
@@ -121,7 +122,7 @@ class Ordered(Frozen):
     text: str
 
     def __init__(self, text: str) -> None:
-        _set(self, "text", text)
+        set_field(self, "text", text)
 
 
 class Rolled(Frozen):
@@ -135,9 +136,9 @@ class Rolled(Frozen):
     request: Any
 
     def __init__(self, index: int, outcome: tuple[Any, ...], request: Any = None) -> None:
-        _set(self, "index", index)
-        _set(self, "outcome", outcome)
-        _set(self, "request", request)
+        set_field(self, "index", index)
+        set_field(self, "outcome", outcome)
+        set_field(self, "request", request)
 
 
 Record = Acted | Ordered | Rolled

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from pbem import portable
 from pbem.atomic import write_atomic
 from pbem.errors import FormatError, KeyStoreError, SignatureError
-from pbem.history import Frozen
+from pbem.history import Frozen, set_field
 from pbem.sha import sha256
 
 if TYPE_CHECKING:
@@ -314,8 +314,6 @@ def _check_text(field: str, value: object, low: int, high: int) -> str:
     return value
 
 
-#: sets a field of a frozen record, as a frozen dataclass's __init__ does
-_set = object.__setattr__
 
 
 class Card(Frozen):
@@ -329,9 +327,9 @@ class Card(Frozen):
     key: bytes
 
     def __init__(self, name: str, email: str, key: bytes) -> None:
-        _set(self, "name", name)
-        _set(self, "email", email)
-        _set(self, "key", key)
+        set_field(self, "name", name)
+        set_field(self, "email", email)
+        set_field(self, "key", key)
 
     @property
     def fingerprint(self) -> str:

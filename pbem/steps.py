@@ -79,7 +79,7 @@ from pbem.engine import (
     State,
 )
 from pbem.errors import FormatError, IllegalAction
-from pbem.history import Frozen, Mutable
+from pbem.history import Frozen, Mutable, set_field
 
 if TYPE_CHECKING:
     S = TypeVar("S", bound="StepState[Any]")
@@ -119,8 +119,6 @@ class _Begun:
 #: opponent, where the rules name the side by that role: the state names the phasing side
 #: once (:meth:`StepState.phasing_side`).  Never a side's name (in parentheses)
 PHASING, NON_PHASING = "(phasing)", "(non-phasing)"
-#: sets a field of a frozen record, as a frozen dataclass's __init__ does
-_set_field = object.__setattr__
 
 
 @dataclass(frozen=True)
@@ -156,8 +154,8 @@ class Refusal(Frozen):
     text: str
 
     def __init__(self, rule: str, text: str) -> None:
-        _set_field(self, "rule", rule)
-        _set_field(self, "text", text)
+        set_field(self, "rule", rule)
+        set_field(self, "text", text)
 
 
 class Flow:
@@ -517,10 +515,10 @@ class Entry(Frozen, Generic[S]):
 
     def __init__(self, rule: str, step: str, when: Callable[[S], bool] | None = None,
                  args: Any = None) -> None:
-        _set_field(self, "rule", rule)
-        _set_field(self, "step", step)
-        _set_field(self, "when", when)
-        _set_field(self, "args", args)
+        set_field(self, "rule", rule)
+        set_field(self, "step", step)
+        set_field(self, "when", when)
+        set_field(self, "args", args)
 
     def args_for(self, s: S, sequence_args: Any) -> Any:
         """The arguments this entry calls its step with, in ``s`` from a sequence frame
